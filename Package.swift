@@ -1,0 +1,40 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "Searchlight",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "searchlight", targets: ["searchlight"]),
+        .library(name: "SearchIndex", targets: ["SearchIndex"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // The engine: model, tokenizer, trie, ranking. Pure Swift, no I/O.
+        .target(name: "SearchIndex"),
+        // The truth on disk: SQLite through GRDB, plus the live index built on it.
+        .target(
+            name: "SearchStore",
+            dependencies: ["SearchIndex", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // Fixtures, importers (JSON / JSON Lines).
+        .target(name: "Catalog", dependencies: ["SearchIndex"]),
+        // Routes from identifiers, activities and URLs.
+        .target(name: "Routing", dependencies: ["SearchIndex"]),
+        .executableTarget(
+            name: "searchlight",
+            dependencies: [
+                "SearchIndex", "SearchStore", "Catalog", "Routing",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"]),
+        .testTarget(name: "SearchStoreTests", dependencies: ["SearchStore", "SearchIndex"]),
+        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "SearchIndex"]),
+        .testTarget(name: "SearchlightCLITests", dependencies: ["searchlight"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

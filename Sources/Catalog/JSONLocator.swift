@@ -1,0 +1,89 @@
+/// Finds the line on which a value sits inside a JSON text, given the
+/// coding path a decoder reported, so an error can name the exact line.
+/// For a path that does not exist (a missing key) it answers with the line of
+/// the deepest ancestor that does.
+struct JSONLocator {
+    private let bytes: ArraySlice<UInt8>
+    private let target: [String]
+    private var i: Int
+    private var line = 1
+    private var bestDepth = -1
+    private(set) var bestLine = 1
+
+    static func line(of path: [String], in bytes: ArraySlice<UInt8>) -> Int {
+        var locator = JSONLocator(bytes: bytes, target: path, i: bytes.startIndex)
+        locator.value(path: [])
+        return locator.bestLine
+    }
+
+    private init(bytes: ArraySlice<UInt8>, target: [String], i: Int) {
+        self.bytes = bytes
+        self.target = target
+        self.i = i
+    }
+
+    private mutating func skipSpace() {
+        while i < bytes.endIndex, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0D || bytes[i] == 0x0A {
+            if bytes[i] == 0x0A { line += 1 }
+            i += 1
+        }
+    }
+
+    private mutating func note(_ path: [String]) {
+        guard path.count > bestDepth, path.count <= target.count, Array(target.prefix(path.count)) == path else { return }
+        bestDepth = path.count
+        bestLine = line
+    }
+
+    private mutating func string() -> String {
+        var out: [UInt8] = []
+        i += 1
+        var escaped = false
+        while i < bytes.endIndex {
+            let c = bytes[i]
+            i += 1
+            if escaped { escaped = false; out.append(c); continue }
+            if c == UInt8(ascii: "\\") { escaped = true; continue }
+            if c == UInt8(ascii: "\"") { break }
+            if c == 0x0A { line += 1 }
+            out.append(c)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private mutating func value(path: [String]) {
+        skipSpace()
+        guard i < bytes.endIndex, bestDepth < target.count else { return }
+        note(path)
+        switch bytes[i] {
+        case UInt8(ascii: "{"):
+            i += 1
+            while true {
+                skipSpace()
+                guard i < bytes.endIndex else { return }
+                if bytes[i] == UInt8(ascii: "}") { i += 1; return }
+                if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+                guard bytes[i] == UInt8(ascii: "\"") else { return }
+                let key = string()
+                skipSpace()
+                guard i < bytes.endIndex, bytes[i] == UInt8(ascii: ":") else { return }
+                i += 1
+                value(path: path + [key])
+            }
+        case UInt8(ascii: "["):
+            i += 1
+            var index = 0
+            while true {
+                skipSpace()
+                guard i < bytes.endIndex else { return }
+                if bytes[i] == UInt8(ascii: "]") { i += 1; return }
+                if bytes[i] == UInt8(ascii: ",") { i += 1; index += 1; continue }
+                value(path: path + ["[\(index)]"])
+            }
+        case UInt8(ascii: "\""):
+            _ = string()
+        default:
+            while i < bytes.endIndex, !",]} \t\r\n".utf8.contains(bytes[i]) { i += 1 }
+        }
+    }
+}

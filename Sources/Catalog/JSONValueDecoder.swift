@@ -1,0 +1,90 @@
+import Foundation
+
+/// Decodes one JSON value with errors that name the field, and dates in
+/// ISO 8601 (with or without fractional seconds).
+enum JSONValueDecoder {
+    static func decode<T: Decodable>(_ type: T.Type, from bytes: ArraySlice<UInt8>, file: String, line: Int) throws -> T {
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            throw ImportError(file: file, line: line, field: "-", message: "invalid UTF-8")
+        }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            if let date = parseDate(text) { return date }
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an ISO 8601 date: \(text)")
+        }
+        do {
+            return try decoder.decode(T.self, from: Data(bytes))
+        } catch let error as DecodingError {
+            var described = describe(error, file: file, line: line)
+            let located = JSONLocator.line(of: components(of: error), in: bytes)
+            described.line = line + located - 1
+            throw described
+        }
+    }
+
+    /// `2026-11-22T10:00:00Z`, with optional fractional seconds, or a plain date.
+    static func parseDate(_ text: String) -> Date? {
+        let plain = ISO8601DateFormatter()
+        if let date = plain.date(from: text) { return date }
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = fractional.date(from: text) { return date }
+        let day = ISO8601DateFormatter()
+        day.formatOptions = [.withFullDate]
+        return day.date(from: text)
+    }
+
+    /// The coding path of an error as locator components (`key` or `[i]`).
+    static func components(of error: DecodingError) -> [String] {
+        let keys: [any CodingKey]
+        switch error {
+        case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c): keys = c.codingPath
+        case .keyNotFound(let key, let c): keys = c.codingPath + [key]
+        @unknown default: keys = []
+        }
+        return keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+    }
+
+    static func path(_ codingPath: [any CodingKey]) -> String {
+        var out = ""
+        for key in codingPath {
+            if let index = key.intValue {
+                out += "[\(index)]"
+            } else {
+                out += (out.isEmpty ? "" : ".") + key.stringValue
+            }
+        }
+        return out.isEmpty ? "-" : out
+    }
+
+    static func describe(_ error: DecodingError, file: String, line: Int) -> ImportError {
+        switch error {
+        case .typeMismatch(let type, let context):
+            return ImportError(file: file, line: line, field: path(context.codingPath), message: "expected \(typeName(type))")
+        case .valueNotFound(let type, let context):
+            return ImportError(file: file, line: line, field: path(context.codingPath), message: "expected \(typeName(type)), found null")
+        case .keyNotFound(let key, let context):
+            return ImportError(file: file, line: line, field: path(context.codingPath + [key]), message: "missing")
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty {
+                return ImportError(file: file, line: line, field: "-", message: "malformed JSON")
+            }
+            return ImportError(file: file, line: line, field: path(context.codingPath), message: context.debugDescription)
+        @unknown default:
+            return ImportError(file: file, line: line, field: "-", message: "\(error)")
+        }
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type, is Double.Type: "a number"
+        case is Bool.Type: "true or false"
+        case is [String].Type, is [Any].Type: "an array"
+        default:
+            "\(type)".hasPrefix("Array") ? "an array" : ("\(type)".hasPrefix("Dictionary") ? "an object" : "an object")
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// One result-to-be: an item, or a standalone web page or activity, with
+/// every record that merged into it (activities naming it with
+/// `relatedUniqueIdentifier`, web pages at its `url`).
+struct Document: Sendable {
+    var uniqueIdentifier: String
+    var title: String
+    var titleLength: Int
+    var contentType: String
+    var domainIdentifier: String?
+    var sources: [Source]
+    var expirationDate: Date?
+    var visibility: Visibility
+    var attributes: AttributeSet
+    /// The trie node of each distinct token, with the best field it appears in.
+    var tokenNodes: [Int32]
+    var tokenFields: [Field]
+    /// Tokens waiting to be inserted in the trie (only while building).
+    var pendingTokens: [String] = []
+
+    func isVisible(at now: Date) -> Bool {
+        guard let expirationDate else { return true }
+        return expirationDate > now
+    }
+}
+
+/// The searchable text of one attribute set, field by field.
+enum FieldText {
+    static func texts(of attributes: AttributeSet) -> [(Field, String)] {
+        var out: [(Field, String)] = []
+        if let title = attributes.title { out.append((.title, title)) }
+        if let name = attributes.displayName { out.append((.title, name)) }
+        for keyword in attributes.keywords { out.append((.keywords, keyword)) }
+        for email in attributes.emailAddresses { out.append((.other, email)) }
+        for phone in attributes.phoneNumbers { out.append((.other, phone)) }
+        if let caption = attributes.thumbnail?.caption { out.append((.other, caption)) }
+        for key in attributes.extras.keys.sorted() { out.append((.other, attributes.extras[key]!)) }
+        if let description = attributes.contentDescription { out.append((.contentDescription, description)) }
+        return out
+    }
+}

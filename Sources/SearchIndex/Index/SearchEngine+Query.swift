@@ -1,0 +1,257 @@
+import Foundation
+
+/// How one query term matched one document: the rule values it contributes.
+struct TermHit: Sendable, Comparable {
+    var typos: UInt8
+    var whole: Bool
+    var field: UInt8
+
+    static func < (a: TermHit, b: TermHit) -> Bool {
+        if a.typos != b.typos { return a.typos < b.typos }
+        if a.whole != b.whole { return a.whole }
+        return a.field < b.field
+    }
+}
+
+extension SearchEngine {
+    /// Half-life of a view's weight in the engagement rule.
+    public static let engagementHalfLife: TimeInterval = 7 * 24 * 3600
+
+    /// Views of `identifier` up to `now`, each weighted by its recency
+    /// (a view loses half its weight every week), rounded so that equal
+    /// histories compare equal.
+    public func engagementScore(of identifier: String, at now: Date) -> (score: Double, views: Int) {
+        guard let dates = engagements[identifier] else { return (0, 0) }
+        var score = 0.0
+        var views = 0
+        for date in dates where date <= now {
+            let age = now.timeIntervalSince(date)
+            score += pow(0.5, age / Self.engagementHalfLife)
+            views += 1
+        }
+        return ((score * 1_000_000).rounded() / 1_000_000, views)
+    }
+
+    /// Runs a query: AND of its terms, each a whole token or a prefix, with
+    /// typos allowed by length; ranked by the rules of SPEC 2.
+    public func search(_ query: SearchQuery) -> SearchResponse {
+        let terms = Tokenizer.queryTerms(query.text)
+        guard !terms.isEmpty else {
+            return SearchResponse(query: query.text, total: 0, results: [])
+        }
+        let matches = terms.map { trie.matches(for: $0) }
+        if matches.contains(where: { $0.prefix.isEmpty && $0.whole.isEmpty }) {
+            return SearchResponse(query: query.text, total: 0, results: [])
+        }
+        // Enumerate the most selective term, check the others per candidate.
+        let driver = matches.indices.min {
+            matches[$0].estimatedPostings(in: trie) < matches[$1].estimatedPostings(in: trie)
+        }!
+        var candidates: [UInt32: TermHit] = [:]
+        func offer(_ doc: UInt32, _ hit: TermHit) {
+            if let seen = candidates[doc], !(hit < seen) { return }
+            candidates[doc] = hit
+        }
+        for (node, typos) in matches[driver].prefix {
+            trie.forEachPosting(under: node) { offer($0.doc, TermHit(typos: UInt8(typos), whole: false, field: $0.field)) }
+        }
+        for (node, typos) in matches[driver].whole {
+            for posting in trie[node].postings {
+                offer(posting.doc, TermHit(typos: UInt8(typos), whole: true, field: posting.field))
+            }
+        }
+
+        var evaluators = matches.map { TermEvaluator(matches: $0) }
+        var ranked: [(key: RankingKey, doc: UInt32)] = []
+        ranked.reserveCapacity(candidates.count)
+        candidateLoop: for (doc, driverHit) in candidates {
+            guard let document = documents[Int(doc)], document.isVisible(at: query.now) else { continue }
+            if !query.domains.isEmpty {
+                guard let domain = document.domainIdentifier,
+                    query.domains.contains(where: { SearchableItem.domain(domain, isWithin: $0) })
+                else { continue }
+            }
+            var typos = 0
+            var whole = 0
+            var fields = 0
+            for index in terms.indices {
+                let hit: TermHit
+                if index == driver {
+                    hit = driverHit
+                } else {
+                    guard let found = evaluators[index].bestHit(in: document, trie: trie) else { continue candidateLoop }
+                    hit = found
+                }
+                typos += Int(hit.typos)
+                whole += hit.whole ? 1 : 0
+                fields += Int(hit.field)
+            }
+            let engagement = engagementScore(of: document.uniqueIdentifier, at: query.now).score
+            ranked.append((RankingKey(
+                typos: typos, wholeWords: whole, fieldScore: fields, engagement: engagement,
+                sources: document.sources.count, titleLength: document.titleLength,
+                uniqueIdentifier: document.uniqueIdentifier), doc))
+        }
+        let total = ranked.count
+        let top = ranked.count > query.limit
+            ? Array(ranked.partialSort(query.limit))
+            : ranked.sorted { $0.key < $1.key }
+        let results = top.map { makeResult(doc: $0.doc, key: $0.key, terms: terms, evaluators: &evaluators, now: query.now) }
+        return SearchResponse(query: query.text, total: total, results: results)
+    }
+
+    private func makeResult(
+        doc: UInt32, key: RankingKey, terms: [String], evaluators: inout [TermEvaluator], now: Date
+    ) -> SearchResult {
+        let document = documents[Int(doc)]!
+        var termMatches: [Explanation.TermMatch] = []
+        for (index, term) in terms.enumerated() {
+            if let (hit, node) = evaluators[index].bestHitWithNode(in: document, trie: trie) {
+                termMatches.append(.init(
+                    term: term, token: trie.token(at: node), field: Field(rawValue: hit.field)!.name,
+                    typos: Int(hit.typos), whole: hit.whole))
+            }
+        }
+        let views = engagementScore(of: document.uniqueIdentifier, at: now).views
+        return SearchResult(
+            uniqueIdentifier: document.uniqueIdentifier, domainIdentifier: document.domainIdentifier,
+            contentType: document.contentType, title: document.title, sources: document.sources,
+            attributes: document.attributes, visibility: document.visibility,
+            highlights: highlights(of: document.title, field: "title", evaluators: &evaluators, terms: terms),
+            explanation: Explanation(key: key, views: views, matches: termMatches))
+    }
+
+    /// Character ranges of `text` that the query's terms matched.
+    private func highlights(of text: String, field: String, evaluators: inout [TermEvaluator], terms: [String]) -> [Highlight] {
+        var out: [Highlight] = []
+        let characters = Array(text)
+        for token in Tokenizer.indexTokens(text) {
+            guard let node = trie.find(token.text) else { continue }
+            var bestLength = 0
+            for (index, term) in terms.enumerated() {
+                guard let hit = evaluators[index].hit(for: node, trie: trie) else { continue }
+                if hit.typos == 0 && !hit.whole && token.text.hasPrefix(term) {
+                    // Cover the original characters that fold to the term.
+                    let want = term.unicodeScalars.count
+                    var have = 0
+                    var length = 0
+                    while have < want, length < token.length {
+                        have += TextNormalizer.fold(characters[token.start + length]).unicodeScalars.count
+                        length += 1
+                    }
+                    bestLength = max(bestLength, length)
+                } else {
+                    bestLength = token.length
+                }
+            }
+            if bestLength > 0 { out.append(Highlight(field: field, start: token.start, length: bestLength)) }
+        }
+        // Overlapping ranges (CJK pairs) are merged.
+        out.sort { ($0.start, -$0.length) < ($1.start, -$1.length) }
+        var merged: [Highlight] = []
+        for h in out {
+            if let last = merged.last, h.start <= last.start + last.length {
+                merged[merged.count - 1].length = max(last.length, h.start + h.length - last.start)
+            } else {
+                merged.append(h)
+            }
+        }
+        return merged
+    }
+
+    /// A document by identifier, as a result without match information.
+    public func result(for identifier: String) -> SearchResult? {
+        guard let slot = documentIndex[identifier], let document = documents[Int(slot)] else { return nil }
+        return SearchResult(
+            uniqueIdentifier: document.uniqueIdentifier, domainIdentifier: document.domainIdentifier,
+            contentType: document.contentType, title: document.title, sources: document.sources,
+            attributes: document.attributes, visibility: document.visibility, highlights: [],
+            explanation: Explanation(
+                key: RankingKey(typos: 0, wholeWords: 0, fieldScore: 0, engagement: 0,
+                                sources: document.sources.count, titleLength: document.titleLength,
+                                uniqueIdentifier: document.uniqueIdentifier),
+                views: engagements[identifier]?.count ?? 0, matches: []))
+    }
+
+    /// Whether `identifier` is a visible result at `now`.
+    public func isVisible(_ identifier: String, at now: Date) -> Bool {
+        guard let slot = documentIndex[identifier], let document = documents[Int(slot)] else { return false }
+        return document.isVisible(at: now)
+    }
+}
+
+/// Decides, with a cache, whether a token's trie node matches one term.
+struct TermEvaluator {
+    let matches: TokenTrie.TermMatches
+    private var cache: [Int32: TermHit?] = [:]
+
+    init(matches: TokenTrie.TermMatches) { self.matches = matches }
+
+    /// Typos and wholeness of the term against the token ending at `node`
+    /// (the field is left 0).
+    mutating func hit(for node: Int32, trie: TokenTrie) -> TermHit? {
+        if let cached = cache[node] { return cached }
+        var prefixTypos: Int?
+        var current = node
+        while current != TokenTrie.root {
+            if let typos = matches.prefix[current] { prefixTypos = min(prefixTypos ?? typos, typos) }
+            current = trie[current].parent
+        }
+        var best: TermHit?
+        if let typos = prefixTypos { best = TermHit(typos: UInt8(typos), whole: false, field: 0) }
+        if let typos = matches.whole[node] {
+            let whole = TermHit(typos: UInt8(typos), whole: true, field: 0)
+            if best == nil || whole < best! { best = whole }
+        }
+        cache[node] = best
+        return best
+    }
+
+    mutating func bestHit(in document: Document, trie: TokenTrie) -> TermHit? {
+        bestHitWithNode(in: document, trie: trie)?.hit
+    }
+
+    mutating func bestHitWithNode(in document: Document, trie: TokenTrie) -> (hit: TermHit, node: Int32)? {
+        var best: (hit: TermHit, node: Int32)?
+        for (node, field) in zip(document.tokenNodes, document.tokenFields) {
+            guard var hit = hit(for: node, trie: trie) else { continue }
+            hit.field = field.rawValue
+            if best == nil || hit < best!.hit { best = (hit, node) }
+        }
+        return best
+    }
+}
+
+extension Array {
+    /// The `k` smallest elements in order, without sorting everything.
+    func partialSort(_ k: Int) -> ArraySlice<Element> where Element == (key: RankingKey, doc: UInt32) {
+        var heap: [Element] = []  // max-heap on key, size ≤ k
+        heap.reserveCapacity(k + 1)
+        func up(_ i: Int) {
+            var i = i
+            while i > 0 {
+                let p = (i - 1) / 2
+                if heap[p].key < heap[i].key { heap.swapAt(p, i); i = p } else { break }
+            }
+        }
+        func down(_ i: Int) {
+            var i = i
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var m = i
+                if l < heap.count, heap[m].key < heap[l].key { m = l }
+                if r < heap.count, heap[m].key < heap[r].key { m = r }
+                if m == i { return }
+                heap.swapAt(i, m); i = m
+            }
+        }
+        for element in self {
+            if heap.count < k {
+                heap.append(element); up(heap.count - 1)
+            } else if element.key < heap[0].key {
+                heap[0] = element; down(0)
+            }
+        }
+        return heap.sorted { $0.key < $1.key }[...]
+    }
+}

@@ -1,0 +1,342 @@
+import Foundation
+
+/// The in-memory searchable index: records, activities and engagement, and
+/// the trie that serves queries over them.
+///
+/// A value type with one owner. Every mutating call is a whole batch: it is
+/// applied completely before it returns, and the documents it touches are
+/// re-tokenised once at the end. Persistence is the caller's concern
+/// (`SearchStore`); this type never does I/O.
+public struct SearchEngine: Sendable {
+    /// Items and web pages, by identifier.
+    public private(set) var records: [String: IndexRecord] = [:]
+    /// Searchable activities, by `UserActivity.identifier`.
+    public private(set) var activities: [String: UserActivity] = [:]
+    /// View times, by the identifier they count toward.
+    public private(set) var engagements: [String: [Date]] = [:]
+    /// Whether activities may become results.
+    public private(set) var preference: IndexingPreference = .viewedRecords
+
+    var trie = TokenTrie()
+    var documents: [Document?] = []
+    private var freeDocuments: [UInt32] = []
+    var documentIndex: [String: UInt32] = [:]
+    /// Item identifier by page URL, so a crawled page merges with its item.
+    private var itemByURL: [String: String] = [:]
+    /// Web records by page URL.
+    private var webByURL: [String: Set<String>] = [:]
+    /// Activities by the item they name.
+    private var activitiesByItem: [String: Set<String>] = [:]
+
+    public init(preference: IndexingPreference = .viewedRecords) {
+        self.preference = preference
+    }
+
+    /// Number of results the index can return (before expiration).
+    public var documentCount: Int { documentIndex.count }
+
+    // MARK: - Batches
+
+    /// Indexes (inserts or replaces) a batch of items from one source.
+    public mutating func index(_ items: [SearchableItem], source: Source = .item) {
+        var touched = Set<String>()
+        for item in items {
+            let id = item.uniqueIdentifier
+            if let old = records[id] {
+                touched.formUnion(unlink(old))
+            }
+            let record = IndexRecord(source: source, item: item)
+            records[id] = record
+            touched.formUnion(link(record))
+        }
+        refresh(touched)
+    }
+
+    /// Deletes items (and web pages) by identifier, with the activities tied to
+    /// them; returns the identifiers removed.
+    @discardableResult
+    public mutating func deleteItems(identifiers: [String]) -> [String] {
+        var touched = Set<String>()
+        var removed: [String] = []
+        for id in identifiers {
+            guard let record = records[id] else {
+                if activities[id] != nil {
+                    touched.formUnion(removeActivity(id))
+                    removed.append(id)
+                }
+                continue
+            }
+            touched.formUnion(unlink(record))
+            records[id] = nil
+            removed.append(id)
+            for activityID in activitiesByItem[id] ?? [] {
+                touched.formUnion(removeActivity(activityID))
+            }
+            engagements[id] = nil
+            touched.insert(id)
+        }
+        refresh(touched)
+        return removed
+    }
+
+    /// Deletes every item whose domain is one of `domains` or lies below one
+    /// (`com.acme.media` takes `com.acme.media.photo`, not `com.acme.mediakit`).
+    @discardableResult
+    public mutating func deleteItems(domainIdentifiers domains: [String]) -> [String] {
+        let doomed = records.values
+            .filter { record in domains.contains { record.item.belongs(toDomain: $0) } }
+            .map(\.item.uniqueIdentifier)
+            .sorted()
+        return deleteItems(identifiers: doomed)
+    }
+
+    /// Empties the index; the preference is kept.
+    public mutating func deleteAll() {
+        self = SearchEngine(preference: preference)
+    }
+
+    /// Identifiers of records and activities expired at `now`.
+    public func expiredIdentifiers(at now: Date) -> [String] {
+        let items = records.values.filter { $0.item.isExpired(at: now) }.map(\.item.uniqueIdentifier)
+        let acts = activities.filter { $0.value.isExpired(at: now) }.map(\.key)
+        return (items + acts).sorted()
+    }
+
+    // MARK: - Activities and engagement
+
+    /// What `becomeCurrent` did with an activity.
+    public enum ActivityOutcome: String, Sendable, Codable {
+        /// Engagement recorded and the activity is now searchable.
+        case indexed
+        /// Engagement recorded; not searchable (ineligible or indexing disabled).
+        case recordedOnly
+        /// Engagement recorded; not stored because its related item is not indexed.
+        case relatedItemMissing
+    }
+
+    /// Records a view of `activity` at `date` and, when it is eligible for
+    /// search and the preference allows, makes it a search result.
+    @discardableResult
+    public mutating func becomeCurrent(_ activity: UserActivity, at date: Date) -> ActivityOutcome {
+        engagements[activity.engagementIdentifier, default: []].append(date)
+        var outcome = ActivityOutcome.recordedOnly
+        if activity.isEligibleForSearch && preference == .viewedRecords {
+            if let related = activity.relatedUniqueIdentifier, records[related] == nil {
+                outcome = .relatedItemMissing
+            } else {
+                insertActivity(activity)
+                outcome = .indexed
+            }
+        }
+        refresh([canonicalID(ofActivity: activity)])
+        return outcome
+    }
+
+    /// Restores a stored activity without counting a view (used when loading).
+    public mutating func restoreActivity(_ activity: UserActivity) {
+        guard preference == .viewedRecords else { return }
+        if let related = activity.relatedUniqueIdentifier, records[related] == nil { return }
+        insertActivity(activity)
+        refresh([canonicalID(ofActivity: activity)])
+    }
+
+    /// Restores stored view times without side effects (used when loading).
+    public mutating func restoreEngagement(_ identifier: String, at dates: [Date]) {
+        engagements[identifier, default: []].append(contentsOf: dates)
+    }
+
+    /// Sets the indexing preference; `disabled` drops every activity entry.
+    public mutating func setPreference(_ preference: IndexingPreference) {
+        self.preference = preference
+        if preference == .disabled { removeAllActivities() }
+    }
+
+    /// Deletes every activity-derived entry; returns their identifiers.
+    @discardableResult
+    public mutating func removeAllActivities() -> [String] {
+        var touched = Set<String>()
+        let ids = activities.keys.sorted()
+        for id in ids { touched.formUnion(removeActivity(id)) }
+        refresh(touched)
+        return ids
+    }
+
+    private mutating func insertActivity(_ activity: UserActivity) {
+        let id = activity.identifier
+        if activities[id] != nil { _ = removeActivity(id) }
+        activities[id] = activity
+        if let related = activity.relatedUniqueIdentifier {
+            activitiesByItem[related, default: []].insert(id)
+        }
+    }
+
+    private mutating func removeActivity(_ id: String) -> Set<String> {
+        guard let activity = activities.removeValue(forKey: id) else { return [] }
+        if let related = activity.relatedUniqueIdentifier {
+            activitiesByItem[related]?.remove(id)
+            if activitiesByItem[related]?.isEmpty == true { activitiesByItem[related] = nil }
+        }
+        if activity.relatedUniqueIdentifier == nil { engagements[id] = nil }
+        return [canonicalID(ofActivity: activity), id]
+    }
+
+    // MARK: - Merging
+
+    private func canonicalID(ofActivity activity: UserActivity) -> String {
+        activity.relatedUniqueIdentifier ?? activity.identifier
+    }
+
+    private func canonicalID(of record: IndexRecord) -> String {
+        if record.source == .web, let url = record.item.attributeSet.url, let owner = itemByURL[url] {
+            return owner
+        }
+        return record.item.uniqueIdentifier
+    }
+
+    /// Registers a record's merge links; returns the documents to refresh.
+    private mutating func link(_ record: IndexRecord) -> Set<String> {
+        let id = record.item.uniqueIdentifier
+        var touched: Set<String> = [id]
+        guard let url = record.item.attributeSet.url else { return touched }
+        switch record.source {
+        case .item:
+            if itemByURL[url] == nil { itemByURL[url] = id }
+            // Pages at this URL now merge into the item: their own documents go.
+            touched.formUnion(webByURL[url] ?? [])
+        case .web:
+            webByURL[url, default: []].insert(id)
+            touched.insert(canonicalID(of: record))
+        case .activity:
+            break
+        }
+        return touched
+    }
+
+    /// Removes a record's merge links; returns the documents to refresh.
+    private mutating func unlink(_ record: IndexRecord) -> Set<String> {
+        let id = record.item.uniqueIdentifier
+        var touched: Set<String> = [id, canonicalID(of: record)]
+        guard let url = record.item.attributeSet.url else { return touched }
+        switch record.source {
+        case .item:
+            if itemByURL[url] == id {
+                itemByURL[url] = nil
+                // Another item with the same page takes over, if any.
+                if let heir = records.values.filter({ $0.source == .item && $0.item.attributeSet.url == url && $0.item.uniqueIdentifier != id }).map(\.item.uniqueIdentifier).min() {
+                    itemByURL[url] = heir
+                    touched.insert(heir)
+                }
+            }
+            touched.formUnion(webByURL[url] ?? [])
+        case .web:
+            webByURL[url]?.remove(id)
+            if webByURL[url]?.isEmpty == true { webByURL[url] = nil }
+        case .activity:
+            break
+        }
+        return touched
+    }
+
+    // MARK: - Documents
+
+    /// Rebuilds the documents named by `ids` from the records, in place.
+    mutating func refresh(_ ids: Set<String>) {
+        for id in ids.sorted() {
+            let built = buildDocument(id)
+            if let existing = documentIndex[id] {
+                removeTokens(of: existing)
+                if let built {
+                    insertTokens(built, at: existing)
+                } else {
+                    documents[Int(existing)] = nil
+                    freeDocuments.append(existing)
+                    documentIndex[id] = nil
+                }
+            } else if let built {
+                let slot: UInt32
+                if let reused = freeDocuments.popLast() {
+                    slot = reused
+                } else {
+                    documents.append(nil)
+                    slot = UInt32(documents.count - 1)
+                }
+                documentIndex[id] = slot
+                insertTokens(built, at: slot)
+            }
+        }
+    }
+
+    /// The document `id` should be now, or nil if nothing stands there.
+    private func buildDocument(_ id: String) -> Document? {
+        var primary: (attributes: AttributeSet, domain: String?, expiry: Date?, visibility: Visibility, source: Source)
+        var merged: [(AttributeSet, Source)] = []
+        if let record = records[id], canonicalID(of: record) == id {
+            let item = record.item
+            primary = (item.attributeSet, item.domainIdentifier, item.expirationDate, item.visibility, record.source)
+            if record.source == .item, let url = item.attributeSet.url, itemByURL[url] == id {
+                for webID in (webByURL[url] ?? []).sorted() {
+                    if let web = records[webID] { merged.append((web.item.attributeSet, .web)) }
+                }
+            }
+        } else if let activity = activities[id], activity.relatedUniqueIdentifier == nil {
+            let visibility: Visibility = activity.isEligibleForPublicIndexing ? .public : .private
+            primary = (activity.searchableAttributes, nil, activity.expirationDate, visibility, .activity)
+        } else {
+            return nil
+        }
+        for activityID in (activitiesByItem[id] ?? []).sorted() {
+            if let activity = activities[activityID] { merged.append((activity.searchableAttributes, .activity)) }
+        }
+        let title = primary.attributes.shownTitle
+        var sources = Set([primary.source])
+        for (_, source) in merged { sources.insert(source) }
+        return Document(
+            uniqueIdentifier: id, title: title, titleLength: title.count,
+            contentType: primary.attributes.contentType, domainIdentifier: primary.domain,
+            sources: sources.sorted(), expirationDate: primary.expiry, visibility: primary.visibility,
+            attributes: primary.attributes, tokenNodes: [], tokenFields: []
+        ).withTokens(from: [primary.attributes] + merged.map(\.0))
+    }
+
+    private mutating func insertTokens(_ document: Document, at slot: UInt32) {
+        var document = document
+        var nodes: [Int32] = []
+        nodes.reserveCapacity(document.tokenFields.count)
+        for (token, field) in zip(document.pendingTokens, document.tokenFields) {
+            nodes.append(trie.insert(token, posting: .init(doc: slot, field: field.rawValue)))
+        }
+        document.tokenNodes = nodes
+        document.pendingTokens = []
+        documents[Int(slot)] = document
+    }
+
+    private mutating func removeTokens(of slot: UInt32) {
+        guard let document = documents[Int(slot)] else { return }
+        for node in document.tokenNodes { trie.remove(doc: slot, from: node) }
+        documents[Int(slot)]?.tokenNodes = []
+    }
+}
+
+extension Document {
+    /// The distinct tokens of `attributeSets`, each with the best field it occurs in.
+    func withTokens(from attributeSets: [AttributeSet]) -> Document {
+        var best: [String: Field] = [:]
+        var order: [String] = []
+        for attributes in attributeSets {
+            for (field, text) in FieldText.texts(of: attributes) {
+                for token in Tokenizer.indexTokens(text) {
+                    if let seen = best[token.text] {
+                        if field < seen { best[token.text] = field }
+                    } else {
+                        best[token.text] = field
+                        order.append(token.text)
+                    }
+                }
+            }
+        }
+        var copy = self
+        copy.pendingTokens = order
+        copy.tokenFields = order.map { best[$0]! }
+        return copy
+    }
+}

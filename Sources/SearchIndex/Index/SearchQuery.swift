@@ -1,0 +1,46 @@
+import Foundation
+
+/// What a caller asks: text, how many results, which domains, at what time.
+public struct SearchQuery: Sendable, Hashable {
+    public var text: String
+    public var limit: Int
+    /// Only results in these domains (hierarchical); empty means all.
+    public var domains: [String]
+    /// The clock for expiration and engagement recency.
+    public var now: Date
+
+    public init(_ text: String, limit: Int = 20, domains: [String] = [], now: Date = Date()) {
+        self.text = text
+        self.limit = limit
+        self.domains = domains
+        self.now = now
+    }
+}
+
+/// A highlighted range of a field, in characters.
+public struct Highlight: Sendable, Hashable, Codable {
+    public var field: String
+    public var start: Int
+    public var length: Int
+}
+
+/// One ranked result.
+public struct SearchResult: Sendable, Hashable {
+    public var uniqueIdentifier: String
+    public var domainIdentifier: String?
+    public var contentType: String
+    public var title: String
+    public var sources: [Source]
+    public var attributes: AttributeSet
+    public var visibility: Visibility
+    public var highlights: [Highlight]
+    public var explanation: Explanation
+}
+
+/// The answer to a query.
+public struct SearchResponse: Sendable, Hashable {
+    public var query: String
+    /// Every matching result, not only those returned.
+    public var total: Int
+    public var results: [SearchResult]
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// One thing an app makes searchable, after `CSSearchableItem`.
+public struct SearchableItem: Codable, Sendable, Hashable {
+    /// Unique across the whole index; by convention `type/id` (`employee/7`).
+    public var uniqueIdentifier: String
+    /// Groups items for batch deletion; hierarchical on `.`.
+    public var domainIdentifier: String?
+    /// Unlike Core Spotlight's one-month default, an item without one never expires.
+    public var expirationDate: Date?
+    public var attributeSet: AttributeSet
+    public var visibility: Visibility
+
+    public init(
+        uniqueIdentifier: String, domainIdentifier: String? = nil, expirationDate: Date? = nil,
+        attributeSet: AttributeSet, visibility: Visibility = .private
+    ) {
+        self.uniqueIdentifier = uniqueIdentifier
+        self.domainIdentifier = domainIdentifier
+        self.expirationDate = expirationDate
+        self.attributeSet = attributeSet
+        self.visibility = visibility
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case uniqueIdentifier, domainIdentifier, expirationDate, attributeSet, visibility
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        uniqueIdentifier = try c.decode(String.self, forKey: .uniqueIdentifier)
+        domainIdentifier = try c.decodeIfPresent(String.self, forKey: .domainIdentifier)
+        expirationDate = try c.decodeIfPresent(Date.self, forKey: .expirationDate)
+        attributeSet = try c.decode(AttributeSet.self, forKey: .attributeSet)
+        visibility = try c.decodeIfPresent(Visibility.self, forKey: .visibility) ?? .private
+    }
+
+    /// Whether the item is gone at `now`.
+    public func isExpired(at now: Date) -> Bool {
+        guard let expirationDate else { return false }
+        return expirationDate <= now
+    }
+}
+
+extension SearchableItem {
+    /// Whether `domain` names this item's domain or one of its ancestors:
+    /// `com.acme.media` covers `com.acme.media.photo`, not `com.acme.mediakit`.
+    public func belongs(toDomain domain: String) -> Bool {
+        guard let own = domainIdentifier else { return false }
+        return Self.domain(own, isWithin: domain)
+    }
+
+    /// Hierarchical domain test on `.` boundaries.
+    public static func domain(_ domain: String, isWithin ancestor: String) -> Bool {
+        guard domain.hasPrefix(ancestor) else { return false }
+        if domain.count == ancestor.count { return true }
+        return domain[domain.index(domain.startIndex, offsetBy: ancestor.count)] == "."
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Folds text the way search compares it: case, diacritics and width.
+///
+/// `Zoë` → `zoe`, `ＡＢＣ` → `abc`, `ｶﾀｶﾅ` → `カタカナ`. Folding is done one
+/// character at a time so that a token can always be mapped back to the
+/// characters it came from (for highlights).
+public enum TextNormalizer {
+    /// The folded form of one character; may be empty or longer than one scalar.
+    public static func fold(_ character: Character) -> String {
+        if character.isASCII, let ascii = character.asciiValue {
+            if ascii >= 65 && ascii <= 90 { return String(UnicodeScalar(ascii + 32)) }
+            return String(character)
+        }
+        let folded = String(character).folding(
+            options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        // Decomposed leftovers (combining marks the fold kept) are not searchable.
+        return String(String.UnicodeScalarView(folded.lowercased().unicodeScalars.filter {
+            !($0.properties.generalCategory == .nonspacingMark)
+        }))
+    }
+
+    /// The folded form of a whole string.
+    public static func normalize(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text { out += fold(character) }
+        return out
+    }
+
+    /// Chinese, Japanese and Korean scripts, which are indexed per character
+    /// and per adjacent pair because they do not separate words with spaces.
+    public static func isCJK(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x3040...0x30FF,  // Hiragana, Katakana
+            0x3400...0x4DBF,  // CJK Extension A
+            0x4E00...0x9FFF,  // CJK Unified Ideographs
+            0xAC00...0xD7AF,  // Hangul syllables
+            0x1100...0x11FF,  // Hangul Jamo
+            0xF900...0xFAFF,  // CJK compatibility ideographs
+            0x20000...0x2FA1F:  // CJK extensions B–F, supplement
+            return true
+        default:
+            return false
+        }
+    }
+}

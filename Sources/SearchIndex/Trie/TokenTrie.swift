@@ -1,0 +1,162 @@
+/// The serving structure: a trie over normalised tokens, keyed by Unicode
+/// scalar, whose nodes hold the postings of the token that ends there.
+///
+/// ```
+///   root ─ b ─ r ─ e ─ n ─ t●      ● = a token ends here: postings
+///                      └─ d ─ a●       [(doc, field), …]
+/// ```
+///
+/// Nodes live in one array and refer to each other by index, so the trie is
+/// a value type that copies cheaply until it is changed. Indexing, updating
+/// and deleting one document touch only the paths of its tokens; a node left
+/// with no postings and no children is unlinked and its slot reused.
+/// Each node keeps the number of postings in its subtree, which lets a query
+/// pick its most selective term without enumerating anything.
+struct TokenTrie: Sendable {
+    struct Posting: Sendable, Hashable {
+        var doc: UInt32
+        var field: UInt8
+    }
+
+    struct Child: Sendable {
+        var scalar: UInt32
+        var node: Int32
+    }
+
+    struct Node: Sendable {
+        var parent: Int32
+        var scalar: UInt32
+        var depth: Int32
+        /// Sorted by scalar.
+        var children: [Child] = []
+        /// Postings of the token that ends exactly here.
+        var postings: [Posting] = []
+        /// Postings in this node's whole subtree, its own included.
+        var subtreeCount: Int = 0
+    }
+
+    private(set) var nodes: [Node] = [Node(parent: -1, scalar: 0, depth: 0)]
+    private var freeNodes: [Int32] = []
+
+    static let root: Int32 = 0
+
+    /// Number of distinct tokens stored.
+    var tokenCount: Int { nodes.reduce(0) { $0 + ($1.postings.isEmpty ? 0 : 1) } }
+
+    subscript(node: Int32) -> Node { nodes[Int(node)] }
+
+    /// The node reached by `scalars` from `node`, if any.
+    func child(of node: Int32, _ scalar: UInt32) -> Int32? {
+        let children = nodes[Int(node)].children
+        var low = 0
+        var high = children.count
+        while low < high {
+            let mid = (low + high) / 2
+            if children[mid].scalar < scalar { low = mid + 1 } else { high = mid }
+        }
+        if low < children.count, children[low].scalar == scalar { return children[low].node }
+        return nil
+    }
+
+    /// The node whose path spells `token`, if any.
+    func find(_ token: String) -> Int32? {
+        var node = Self.root
+        for scalar in token.unicodeScalars {
+            guard let next = child(of: node, scalar.value) else { return nil }
+            node = next
+        }
+        return node
+    }
+
+    /// The token spelled by the path to `node`.
+    func token(at node: Int32) -> String {
+        var scalars: [Unicode.Scalar] = []
+        var current = node
+        while current != Self.root {
+            scalars.append(Unicode.Scalar(nodes[Int(current)].scalar)!)
+            current = nodes[Int(current)].parent
+        }
+        var out = String.UnicodeScalarView()
+        out.append(contentsOf: scalars.reversed())
+        return String(out)
+    }
+
+    /// Adds a posting for `token`, creating its path; returns the token's node.
+    @discardableResult
+    mutating func insert(_ token: String, posting: Posting) -> Int32 {
+        var node = Self.root
+        for scalar in token.unicodeScalars {
+            if let next = child(of: node, scalar.value) {
+                node = next
+            } else {
+                node = makeChild(of: node, scalar: scalar.value)
+            }
+        }
+        nodes[Int(node)].postings.append(posting)
+        var current = node
+        while current >= 0 {
+            nodes[Int(current)].subtreeCount += 1
+            current = nodes[Int(current)].parent
+        }
+        return node
+    }
+
+    /// Removes `doc`'s posting from `node` and prunes the path if it is left empty.
+    mutating func remove(doc: UInt32, from node: Int32) {
+        guard let index = nodes[Int(node)].postings.firstIndex(where: { $0.doc == doc }) else { return }
+        nodes[Int(node)].postings.remove(at: index)
+        var current = node
+        while current >= 0 {
+            nodes[Int(current)].subtreeCount -= 1
+            current = nodes[Int(current)].parent
+        }
+        prune(node)
+    }
+
+    private mutating func makeChild(of parent: Int32, scalar: UInt32) -> Int32 {
+        let fresh = Node(parent: parent, scalar: scalar, depth: nodes[Int(parent)].depth + 1)
+        let index: Int32
+        if let reused = freeNodes.popLast() {
+            nodes[Int(reused)] = fresh
+            index = reused
+        } else {
+            nodes.append(fresh)
+            index = Int32(nodes.count - 1)
+        }
+        var children = nodes[Int(parent)].children
+        let position = children.firstIndex { $0.scalar > scalar } ?? children.count
+        children.insert(Child(scalar: scalar, node: index), at: position)
+        nodes[Int(parent)].children = children
+        return index
+    }
+
+    private mutating func prune(_ start: Int32) {
+        var node = start
+        while node != Self.root, nodes[Int(node)].subtreeCount == 0 {
+            let parent = nodes[Int(node)].parent
+            let scalar = nodes[Int(node)].scalar
+            nodes[Int(parent)].children.removeAll { $0.scalar == scalar }
+            nodes[Int(node)] = Node(parent: -1, scalar: 0, depth: 0)
+            freeNodes.append(node)
+            node = parent
+        }
+    }
+
+    /// Calls `body` with every posting in `node`'s subtree.
+    func forEachPosting(under node: Int32, _ body: (Posting) -> Void) {
+        var stack: [Int32] = [node]
+        while let current = stack.popLast() {
+            let n = nodes[Int(current)]
+            for posting in n.postings { body(posting) }
+            for child in n.children { stack.append(child.node) }
+        }
+    }
+
+    /// Whether `ancestor` is `node` or lies on its path to the root.
+    func isAncestor(_ ancestor: Int32, of node: Int32) -> Bool {
+        let targetDepth = nodes[Int(ancestor)].depth
+        var current = node
+        while nodes[Int(current)].depth > targetDepth { current = nodes[Int(current)].parent }
+        return current == ancestor
+    }
+}

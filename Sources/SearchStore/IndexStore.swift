@@ -1,0 +1,194 @@
+import Foundation
+import GRDB
+import SearchIndex
+
+/// The truth that survives restarts: items, activities, engagement events,
+/// settings, batch client state and the operation log, in one SQLite file
+/// (WAL mode) with a format version. Every `apply` is one transaction.
+public final class IndexStore: Sendable {
+    /// The format this build writes. A file with a higher one is refused; a
+    /// lower one is migrated or, where no migration exists, rebuilt.
+    public static let formatVersion = 1
+
+    public let path: String?
+    private let queue: DatabaseQueue
+
+    /// Opens (creating if needed) the store at `path`, or an in-memory one.
+    public init(path: String?) throws {
+        self.path = path
+        let label = path ?? ":memory:"
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        do {
+            if let path {
+                configuration.journalMode = .wal
+                queue = try DatabaseQueue(path: path, configuration: configuration)
+            } else {
+                queue = try DatabaseQueue(configuration: configuration)
+            }
+            let version = try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 }
+            if version > Self.formatVersion {
+                throw StoreError(.newerFormat, path: label,
+                                 message: "index format \(version) is newer than this build's \(Self.formatVersion)")
+            }
+            try Self.migrator.migrate(queue)
+            // Reading every table proves the file is whole enough to use.
+            _ = try queue.read { db in try Row.fetchAll(db, sql: "PRAGMA quick_check") }
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError {
+            throw Self.translate(error, path: label)
+        }
+    }
+
+    static func translate(_ error: DatabaseError, path: String) -> StoreError {
+        switch error.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+            return StoreError(.corrupt, path: path, message: "the index file is damaged (\(error.message ?? "\(error.resultCode)"))")
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return StoreError(.busy, path: path, message: "the index is busy: another searchlight is writing to it")
+        default:
+            return StoreError(.other, path: path, message: error.message ?? "\(error)")
+        }
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                CREATE TABLE records(
+                    uniqueIdentifier TEXT PRIMARY KEY, source TEXT NOT NULL,
+                    domainIdentifier TEXT, body TEXT NOT NULL);
+                CREATE INDEX records_domain ON records(domainIdentifier);
+                CREATE TABLE activities(
+                    identifier TEXT PRIMARY KEY, relatedUniqueIdentifier TEXT, body TEXT NOT NULL);
+                CREATE TABLE engagements(
+                    id INTEGER PRIMARY KEY, uniqueIdentifier TEXT NOT NULL, at REAL NOT NULL);
+                CREATE INDEX engagements_item ON engagements(uniqueIdentifier);
+                CREATE TABLE operations(
+                    id INTEGER PRIMARY KEY, at REAL NOT NULL, kind TEXT NOT NULL, detail TEXT NOT NULL);
+                PRAGMA user_version = 1;
+                """)
+        }
+        return migrator
+    }
+
+    private func label() -> String { path ?? ":memory:" }
+
+    private func guarded<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as DatabaseError {
+            throw Self.translate(error, path: label())
+        }
+    }
+
+    /// Reads everything back.
+    public func load() throws -> StoredState {
+        try guarded {
+            try queue.read { db in
+                var state = StoredState()
+                let decoder = JSONDecoder()
+                decoder.dateDecodingStrategy = .iso8601
+                for row in try Row.fetchAll(db, sql: "SELECT source, body FROM records ORDER BY uniqueIdentifier") {
+                    let source = Source(rawValue: row["source"]) ?? .item
+                    let body: String = row["body"]
+                    let item = try decoder.decode(SearchableItem.self, from: Data(body.utf8))
+                    state.records.append(IndexRecord(source: source, item: item))
+                }
+                for body in try String.fetchAll(db, sql: "SELECT body FROM activities ORDER BY identifier") {
+                    state.activities.append(try decoder.decode(UserActivity.self, from: Data(body.utf8)))
+                }
+                for row in try Row.fetchAll(db, sql: "SELECT uniqueIdentifier, at FROM engagements ORDER BY id") {
+                    state.engagements[row["uniqueIdentifier"], default: []].append(Date(timeIntervalSince1970: row["at"]))
+                }
+                let meta = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT key, value FROM meta").map {
+                    (row: Row) -> (String, String) in (row["key"], row["value"])
+                })
+                state.preference = meta["indexingPreference"].flatMap(IndexingPreference.init(rawValue:)) ?? .viewedRecords
+                state.clientState = meta["lastClientState"]
+                return state
+            }
+        }
+    }
+
+    /// Writes one batch in one transaction: all of it or none of it.
+    public func apply(_ batch: StoreBatch, at date: Date = Date()) throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        try guarded {
+            try queue.write { db in
+                if batch.deleteEverything {
+                    try db.execute(sql: "DELETE FROM records; DELETE FROM activities; DELETE FROM engagements;")
+                }
+                for id in batch.deletedRecordIDs {
+                    try db.execute(sql: "DELETE FROM records WHERE uniqueIdentifier = ?", arguments: [id])
+                }
+                for id in batch.deletedActivityIDs {
+                    try db.execute(sql: "DELETE FROM activities WHERE identifier = ?", arguments: [id])
+                }
+                for id in batch.deletedEngagementIDs {
+                    try db.execute(sql: "DELETE FROM engagements WHERE uniqueIdentifier = ?", arguments: [id])
+                }
+                let upsert = try db.makeStatement(sql: """
+                    INSERT INTO records(uniqueIdentifier, source, domainIdentifier, body) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(uniqueIdentifier) DO UPDATE SET
+                        source = excluded.source, domainIdentifier = excluded.domainIdentifier, body = excluded.body
+                    """)
+                for record in batch.upsertedRecords {
+                    let body = String(decoding: try encoder.encode(record.item), as: UTF8.self)
+                    try upsert.execute(arguments: [record.item.uniqueIdentifier, record.source.rawValue,
+                                                   record.item.domainIdentifier, body])
+                }
+                for activity in batch.upsertedActivities {
+                    let body = String(decoding: try encoder.encode(activity), as: UTF8.self)
+                    try db.execute(sql: """
+                        INSERT INTO activities(identifier, relatedUniqueIdentifier, body) VALUES (?, ?, ?)
+                        ON CONFLICT(identifier) DO UPDATE SET
+                            relatedUniqueIdentifier = excluded.relatedUniqueIdentifier, body = excluded.body
+                        """, arguments: [activity.identifier, activity.relatedUniqueIdentifier, body])
+                }
+                for (id, at) in batch.engagements {
+                    try db.execute(sql: "INSERT INTO engagements(uniqueIdentifier, at) VALUES (?, ?)",
+                                   arguments: [id, at.timeIntervalSince1970])
+                }
+                if let preference = batch.preference {
+                    try Self.setMeta(db, "indexingPreference", preference.rawValue)
+                }
+                if let clientState = batch.clientState {
+                    try Self.setMeta(db, "lastClientState", clientState)
+                }
+                for (kind, detail) in batch.log {
+                    try db.execute(sql: "INSERT INTO operations(at, kind, detail) VALUES (?, ?, ?)",
+                                   arguments: [date.timeIntervalSince1970, kind, detail])
+                }
+                // Keep the log bounded.
+                try db.execute(sql: "DELETE FROM operations WHERE id <= (SELECT MAX(id) FROM operations) - 5000")
+            }
+        }
+    }
+
+    private static func setMeta(_ db: Database, _ key: String, _ value: String) throws {
+        try db.execute(sql: "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                       arguments: [key, value])
+    }
+
+    /// The newest operations, oldest first.
+    public func operationLog(limit: Int = 200) throws -> [OperationLogEntry] {
+        try guarded {
+            try queue.read { db in
+                try Row.fetchAll(db, sql: "SELECT at, kind, detail FROM operations ORDER BY id DESC LIMIT ?", arguments: [limit])
+                    .map { OperationLogEntry(date: Date(timeIntervalSince1970: $0["at"]), kind: $0["kind"], detail: $0["detail"]) }
+                    .reversed()
+            }
+        }
+    }
+
+    /// Size of the store on disk (database and WAL), in bytes.
+    public func fileSize() -> Int {
+        guard let path else { return 0 }
+        return [path, path + "-wal"].reduce(0) { total, file in
+            total + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0)
+        }
+    }
+}

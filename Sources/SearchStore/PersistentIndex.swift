@@ -1,0 +1,198 @@
+import Foundation
+import SearchIndex
+
+/// Asked to fill the index again when the stored one is missing, damaged or
+/// of an older format, after `CSSearchableIndexDelegate`.
+public protocol SearchableIndexDelegate {
+    /// Index every item the app has.
+    func reindexAllSearchableItems(in index: PersistentIndex) throws
+}
+
+/// The searchable index as the app sees it: the in-memory engine that
+/// serves queries, kept in step with the store that survives restarts.
+///
+/// Every operation is prepared on a copy of the engine, written to the
+/// store in one transaction, and only then made current, so a failure at
+/// any point leaves both exactly as they were.
+public final class PersistentIndex {
+    public private(set) var engine: SearchEngine
+    public let store: IndexStore
+    public private(set) var lastClientState: String?
+
+    /// Loads an open store into memory.
+    public init(store: IndexStore) throws {
+        self.store = store
+        let state: StoredState
+        do {
+            state = try store.load()
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.corrupt, path: store.path ?? ":memory:", message: "the index holds unreadable records (\(error))")
+        }
+        var engine = SearchEngine(preference: state.preference)
+        let bySource = Dictionary(grouping: state.records, by: \.source)
+        for source in Source.allCases {
+            if let records = bySource[source] { engine.index(records.map(\.item), source: source) }
+        }
+        for activity in state.activities { engine.restoreActivity(activity) }
+        for (id, dates) in state.engagements { engine.restoreEngagement(id, at: dates) }
+        self.engine = engine
+        self.lastClientState = state.clientState
+    }
+
+    /// What `open` found and did, for a one-line notice.
+    public enum OpenEvent: Sendable, Equatable {
+        case opened
+        case created
+        case rebuilt(reason: String, movedTo: String?)
+    }
+
+    /// Opens the index at `path` (nil: in memory). A missing store is created
+    /// and filled by `delegate`; a damaged or newer-format one is moved aside
+    /// and rebuilt the same way. While the preference is `disabled`, leftover
+    /// activity entries are deleted.
+    public static func open(
+        path: String?, delegate: (any SearchableIndexDelegate)?, now: Date = Date()
+    ) throws -> (index: PersistentIndex, event: OpenEvent) {
+        guard let path else {
+            let index = try PersistentIndex(store: IndexStore(path: nil))
+            try delegate?.reindexAllSearchableItems(in: index)
+            return (index, .created)
+        }
+        let fileManager = FileManager.default
+        let existed = fileManager.fileExists(atPath: path)
+        if !existed {
+            let directory = (path as NSString).deletingLastPathComponent
+            if !directory.isEmpty {
+                try fileManager.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            }
+        }
+        do {
+            let index = try PersistentIndex(store: IndexStore(path: path))
+            if !existed { try delegate?.reindexAllSearchableItems(in: index) }
+            try index.dropActivitiesIfDisabled()
+            return (index, existed ? .opened : .created)
+        } catch let error as StoreError where error.kind == .corrupt || error.kind == .newerFormat {
+            let aside = path + ".broken-\(Int(now.timeIntervalSince1970))"
+            try? fileManager.removeItem(atPath: aside)
+            try fileManager.moveItem(atPath: path, toPath: aside)
+            for suffix in ["-wal", "-shm"] { try? fileManager.removeItem(atPath: path + suffix) }
+            let index = try PersistentIndex(store: IndexStore(path: path))
+            try delegate?.reindexAllSearchableItems(in: index)
+            return (index, .rebuilt(reason: error.message, movedTo: aside))
+        }
+    }
+
+    private func dropActivitiesIfDisabled() throws {
+        guard engine.preference == .disabled, !engine.activities.isEmpty else { return }
+        var next = engine
+        let removed = next.removeAllActivities()
+        var batch = StoreBatch()
+        batch.deletedActivityIDs = removed
+        batch.log = [("deleted", "\(removed.count) activities (indexing disabled)")]
+        try commit(next, batch)
+    }
+
+    private func commit(_ next: SearchEngine, _ batch: StoreBatch, at date: Date = Date()) throws {
+        try store.apply(batch, at: date)
+        engine = next
+        if let state = batch.clientState { lastClientState = state }
+    }
+
+    // MARK: - Operations
+
+    /// Indexes (inserts or replaces) a batch, atomically.
+    public func index(_ items: [SearchableItem], source: Source = .item, clientState: String? = nil, at date: Date = Date()) throws {
+        var next = engine
+        next.index(items, source: source)
+        var batch = StoreBatch()
+        batch.upsertedRecords = items.map { IndexRecord(source: source, item: $0) }
+        batch.clientState = clientState
+        let updated = items.filter { engine.records[$0.uniqueIdentifier] != nil }.count
+        let added = items.count - updated
+        if added > 0 { batch.log.append(("indexed", "\(added) \(source.rawValue)\(added == 1 ? "" : "s")\(Self.sample(items.map(\.uniqueIdentifier)))")) }
+        if updated > 0 { batch.log.append(("updated", "\(updated) \(source.rawValue)\(updated == 1 ? "" : "s")")) }
+        try commit(next, batch, at: date)
+    }
+
+    /// Deletes by identifier; returns what was removed.
+    @discardableResult
+    public func deleteItems(identifiers: [String], at date: Date = Date()) throws -> [String] {
+        try delete(at: date) { $0.deleteItems(identifiers: identifiers) }
+    }
+
+    /// Deletes by domain, hierarchically; returns what was removed.
+    @discardableResult
+    public func deleteItems(domainIdentifiers: [String], at date: Date = Date()) throws -> [String] {
+        try delete(at: date) { $0.deleteItems(domainIdentifiers: domainIdentifiers) }
+    }
+
+    private func delete(at date: Date, _ body: (inout SearchEngine) -> [String]) throws -> [String] {
+        var next = engine
+        let removed = body(&next)
+        var batch = StoreBatch()
+        batch.deletedRecordIDs = removed.filter { engine.records[$0] != nil }
+        batch.deletedActivityIDs = engine.activities.keys.filter { next.activities[$0] == nil }.sorted()
+        batch.deletedEngagementIDs = engine.engagements.keys.filter { next.engagements[$0] == nil }.sorted()
+        if !removed.isEmpty { batch.log.append(("deleted", "\(removed.count) item\(removed.count == 1 ? "" : "s")\(Self.sample(removed))")) }
+        try commit(next, batch, at: date)
+        return removed
+    }
+
+    /// Deletes everything, like `deleteAllSearchableItems`.
+    public func deleteAll(at date: Date = Date()) throws {
+        var next = engine
+        next.deleteAll()
+        var batch = StoreBatch()
+        batch.deleteEverything = true
+        batch.log.append(("deleted", "everything"))
+        try commit(next, batch, at: date)
+    }
+
+    /// Replaces the whole content with `items` in one transaction (reset).
+    public func replaceAll(with items: [SearchableItem], reason: String, at date: Date = Date()) throws {
+        var next = SearchEngine(preference: engine.preference)
+        next.index(items)
+        var batch = StoreBatch()
+        batch.deleteEverything = true
+        batch.upsertedRecords = items.map { IndexRecord(source: .item, item: $0) }
+        batch.log.append(("reset", "\(items.count) items from \(reason)"))
+        try commit(next, batch, at: date)
+    }
+
+    /// Records a view of `activity` and, if eligible, makes it searchable.
+    @discardableResult
+    public func becomeCurrent(_ activity: UserActivity, at date: Date) throws -> SearchEngine.ActivityOutcome {
+        var next = engine
+        let outcome = next.becomeCurrent(activity, at: date)
+        var batch = StoreBatch()
+        batch.engagements = [(activity.engagementIdentifier, date)]
+        if outcome == .indexed { batch.upsertedActivities = [activity] }
+        batch.log.append(("activity", "\(activity.engagementIdentifier) became current (\(outcome.rawValue))"))
+        try commit(next, batch, at: date)
+        return outcome
+    }
+
+    /// Sets the indexing preference; `disabled` deletes every activity entry.
+    public func setPreference(_ preference: IndexingPreference, at date: Date = Date()) throws {
+        var next = engine
+        next.setPreference(preference)
+        var batch = StoreBatch()
+        batch.preference = preference
+        batch.deletedActivityIDs = engine.activities.keys.filter { next.activities[$0] == nil }.sorted()
+        batch.log.append(("settings", "indexing \(preference.rawValue)"))
+        try commit(next, batch, at: date)
+    }
+
+    /// The log of index operations, oldest first.
+    public func operationLog(limit: Int = 200) throws -> [OperationLogEntry] {
+        try store.operationLog(limit: limit)
+    }
+
+    private static func sample(_ ids: [String]) -> String {
+        guard !ids.isEmpty else { return "" }
+        let shown = ids.prefix(3).joined(separator: ", ")
+        return ": " + shown + (ids.count > 3 ? ", …" : "")
+    }
+}

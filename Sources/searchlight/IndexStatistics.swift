@@ -1,0 +1,58 @@
+import Foundation
+import SearchIndex
+import SearchStore
+
+/// Counts by domain and by source, sizes and the format version.
+struct IndexStatistics {
+    var results: Int
+    var expired: Int
+    var byDomain: [String: Int]
+    var bySource: [String: Int]
+    var engagements: Int
+    var storeBytes: Int
+    var preference: IndexingPreference
+    var lastClientState: String?
+    var path: String
+
+    init(_ index: PersistentIndex, now: Date) {
+        let engine = index.engine
+        results = engine.documentCount
+        expired = engine.expiredIdentifiers(at: now).count
+        var domains: [String: Int] = [:]
+        var sources: [String: Int] = Dictionary(uniqueKeysWithValues: Source.allCases.map { ($0.rawValue, 0) })
+        for record in engine.records.values {
+            domains[record.item.domainIdentifier ?? "(none)", default: 0] += 1
+            sources[record.source.rawValue, default: 0] += 1
+        }
+        sources[Source.activity.rawValue] = engine.activities.count
+        if !engine.activities.isEmpty { domains["(activities)"] = engine.activities.count }
+        byDomain = domains
+        bySource = sources
+        engagements = engine.engagements.values.reduce(0) { $0 + $1.count }
+        storeBytes = index.store.fileSize()
+        preference = engine.preference
+        lastClientState = index.lastClientState
+        path = index.store.path ?? ":memory:"
+    }
+
+    var jsonObject: [String: Any] {
+        [
+            "results": results, "expired": expired, "byDomain": byDomain, "bySource": bySource,
+            "engagements": engagements, "storeBytes": storeBytes, "formatVersion": IndexStore.formatVersion,
+            "indexingPreference": preference.rawValue, "lastClientState": lastClientState ?? NSNull(), "path": path,
+        ]
+    }
+
+    var lines: [String] {
+        var out = ["index \(path) (format \(IndexStore.formatVersion), \(storeBytes) bytes)",
+                   "results \(results)\(expired > 0 ? " (\(expired) expired)" : "")",
+                   "by source:"]
+        for source in Source.allCases { out.append("  \(source.rawValue) \(bySource[source.rawValue] ?? 0)") }
+        out.append("by domain:")
+        for domain in byDomain.keys.sorted() { out.append("  \(Output.safe(domain)) \(byDomain[domain]!)") }
+        out.append("engagements \(engagements)")
+        out.append("indexing \(preference.rawValue)")
+        if let lastClientState { out.append("last client state \(Output.safe(lastClientState))") }
+        return out
+    }
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import SearchIndex
+
+struct SearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "search", abstract: "Print ranked results for a query.")
+
+    @Argument(help: "The query; every term must match, as a word or a word's start.")
+    var query: [String]
+
+    @Option(help: "At most this many results.")
+    var limit = 20
+
+    @Option(help: "Only results in this domain (and its subdomains); repeatable.")
+    var domain: [String] = []
+
+    @Flag(help: "Print one JSON object.")
+    var json = false
+
+    @Flag(help: "Show each ranking rule's value and what matched.")
+    var explain = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if limit < 0 { throw ValidationError("--limit must be 0 or more") }
+    }
+
+    func run() throws {
+        try CommandContext.run {
+            let index = try CommandContext.open(global)
+            let text = query.joined(separator: " ")
+            let started = DispatchTime.now().uptimeNanoseconds
+            let response = index.engine.search(SearchQuery(text, limit: limit, domains: domain, now: global.date))
+            let took = Int((DispatchTime.now().uptimeNanoseconds - started) / 1000)
+            if json {
+                try Output.json([
+                    "query": text, "total": response.total, "tookMicroseconds": took,
+                    "results": response.results.map { JSONForm.result($0, explain: explain) },
+                ] as [String: Any])
+                return
+            }
+            if response.results.isEmpty {
+                Output.line("No results for “\(Output.safe(text))”.")
+                return
+            }
+            for (rank, result) in response.results.enumerated() {
+                let sources = result.sources.map(\.rawValue).joined(separator: "+")
+                Output.line("\(rank + 1). \(Output.safe(result.title))  [\(result.contentType)]  \(Output.safe(result.uniqueIdentifier))  (\(sources))")
+                if explain {
+                    for line in result.explanation.lines { Output.line("     " + Output.safe(line)) }
+                }
+            }
+            Output.line("\(response.total) result\(response.total == 1 ? "" : "s") in \(took) µs")
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+
+@main
+struct Searchlight: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "searchlight",
+        abstract: "A terminal search browser: Core Spotlight items, activities and web markup, ranked as you type.",
+        subcommands: [
+            SearchCommand.self, IndexCommand.self, OpenCommand.self, SettingsCommand.self,
+        ]
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        throw CommandContext.fail("the terminal UI is not available in this build; try 'searchlight search QUERY' or 'searchlight --help'", ExitStatus.failure)
+    }
+
+    /// Moves global options written before the subcommand name after it, so
+    /// `searchlight --index x search q` means `searchlight search q --index x`.
+    static func reordered(_ arguments: [String]) -> [String] {
+        var leading: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+            if GlobalOptions.flags.contains(argument) {
+                leading.append(argument)
+                index += 1
+            } else if GlobalOptions.valued.contains(name) {
+                leading.append(argument)
+                if !argument.contains("="), index + 1 < arguments.count {
+                    leading.append(arguments[index + 1])
+                    index += 1
+                }
+                index += 1
+            } else {
+                break
+            }
+        }
+        return Array(arguments[index...]) + leading
+    }
+
+    static func main() {
+        main(reordered(Array(CommandLine.arguments.dropFirst())))
+    }
+}

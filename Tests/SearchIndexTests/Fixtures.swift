@@ -1,0 +1,31 @@
+import Foundation
+@testable import SearchIndex
+
+/// Small helpers to build items and engines in tests.
+func item(
+    _ id: String, title: String? = nil, domain: String? = nil, description: String? = nil,
+    keywords: [String] = [], emails: [String] = [], phones: [String] = [], extras: [String: String] = [:],
+    url: String? = nil, expires: Date? = nil, visibility: Visibility = .public
+) -> SearchableItem {
+    SearchableItem(
+        uniqueIdentifier: id, domainIdentifier: domain, expirationDate: expires,
+        attributeSet: AttributeSet(
+            contentType: "public.item", title: title, contentDescription: description, keywords: keywords,
+            phoneNumbers: phones, emailAddresses: emails, url: url, extras: extras),
+        visibility: visibility)
+}
+
+func engine(_ items: [SearchableItem]) -> SearchEngine {
+    var engine = SearchEngine()
+    engine.index(items)
+    return engine
+}
+
+let referenceNow = Date(timeIntervalSince1970: 1_800_000_000)
+
+extension SearchEngine {
+    /// Identifiers of the results for `text`, in order.
+    func ids(_ text: String, limit: Int = 50, domains: [String] = [], now: Date = referenceNow) -> [String] {
+        search(SearchQuery(text, limit: limit, domains: domains, now: now)).results.map(\.uniqueIdentifier)
+    }
+}

@@ -1,0 +1,48 @@
+import Testing
+@testable import SearchIndex
+
+@Suite struct TokenizerTests {
+    func texts(_ s: String) -> [String] { Tokenizer.indexTokens(s).map(\.text) }
+
+    @Test func foldsCaseDiacriticsAndWidth() {
+        #expect(texts("Zoë Marchetti") == ["zoe", "marchetti"])
+        #expect(texts("ÉCOLE Straße") == ["ecole", TextNormalizer.normalize("Straße")])
+        #expect(texts("ＡＢＣ１２") == ["abc12"])
+        #expect(TextNormalizer.normalize("ｶﾀｶﾅ") == "カタカナ")
+    }
+
+    @Test func cjkGivesCharactersAndAdjacentPairs() {
+        #expect(texts("北极光") == ["北", "北极", "极", "极光", "光"])
+        #expect(Tokenizer.queryTerms("北极光") == ["北极", "极光"])
+        #expect(Tokenizer.queryTerms("北") == ["北"])
+        // Mixed scripts split at the boundary.
+        #expect(texts("photo北极") == ["photo", "北", "北极", "极"])
+    }
+
+    @Test func emailIsWholeAndByParts() {
+        let tokens = texts("Write to <Brent.Reid@Example.com>.")
+        #expect(tokens.contains("brent.reid@example.com"))
+        #expect(tokens.contains("brent") && tokens.contains("reid") && tokens.contains("example"))
+        #expect(Tokenizer.queryTerms("brent.reid@exa") == ["brent.reid@exa"])
+    }
+
+    @Test func phoneWithAndWithoutPunctuation() {
+        let tokens = texts("+1 (555) 010-2345")
+        #expect(tokens.contains("15550102345"))
+        #expect(tokens.contains("5550102345"))
+        #expect(tokens.contains("0102345"))
+        #expect(tokens.contains("555") && tokens.contains("2345"))
+        #expect(Tokenizer.queryTerms("555-010-2345") == ["5550102345"])
+        #expect(Tokenizer.queryTerms("(555) 010") == ["555", "010"])
+    }
+
+    @Test func tokensKnowWhereTheyCameFrom() {
+        let tokens = Tokenizer.indexTokens("Hi Zoë!")
+        #expect(tokens.map(\.start) == [0, 3])
+        #expect(tokens.map(\.length) == [2, 3])
+    }
+
+    @Test func controlCharactersSeparateTokens() {
+        #expect(texts("a\u{1B}[2Jb\u{07}c") == ["a", "2jb", "c"])
+    }
+}

@@ -1,0 +1,84 @@
+import Testing
+@testable import SearchIndex
+
+@Suite struct TrieTests {
+    /// Damerau–Levenshtein (optimal string alignment) distance, computed the slow way.
+    func distance(_ a: [Character], _ b: [Character]) -> Int {
+        var d = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i }
+        for j in 0...b.count { d[0][j] = j }
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
+            }
+        }
+        return d[a.count][b.count]
+    }
+
+    /// The least typos with which `term` matches a prefix of `token`, if within its bound.
+    func bruteForce(_ term: String, _ token: String) -> Int? {
+        let t = Array(term), k = Array(token)
+        let bound = TokenTrie.allowedTypos(forLength: t.count)
+        let best = (1...k.count).map { distance(t, Array(k[0..<$0])) }.min()!
+        return best <= bound ? best : nil
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func fuzzyWalkAgreesWithBruteForce(seed: UInt64) {
+        var generator = SeededGenerator(seed: seed)
+        let alphabet = Array("abcde")
+        func word(_ range: ClosedRange<Int>) -> String {
+            String((0..<Int.random(in: range, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+        }
+        var trie = TokenTrie()
+        var vocabulary = Set<String>()
+        for doc in 0..<300 {
+            let w = word(1...10)
+            vocabulary.insert(w)
+            trie.insert(w, posting: .init(doc: UInt32(doc), field: 0))
+        }
+        for _ in 0..<150 {
+            let term = word(1...11)
+            let matches = trie.matches(for: term)
+            var evaluator = TermEvaluator(matches: matches)
+            for token in vocabulary {
+                let node = trie.find(token)!
+                let walked = evaluator.hit(for: node, trie: trie)
+                let expected = bruteForce(term, token)
+                let expectedWhole = distance(Array(term), Array(token)) <= TokenTrie.allowedTypos(forLength: term.count)
+                // The walk's best typo count must equal brute force's (prefix or whole).
+                let expectedBest = [expected, expectedWhole ? distance(Array(term), Array(token)) : nil].compactMap { $0 }.min()
+                #expect(walked.map { Int($0.typos) } == expectedBest, "term \(term) token \(token)")
+            }
+        }
+    }
+
+    @Test func removingPostingsPrunesEmptyBranches() {
+        var trie = TokenTrie()
+        let a = trie.insert("brent", posting: .init(doc: 1, field: 0))
+        let b = trie.insert("brenda", posting: .init(doc: 2, field: 0))
+        #expect(trie[TokenTrie.root].subtreeCount == 2)
+        trie.remove(doc: 2, from: b)
+        #expect(trie.find("brenda") == nil)
+        #expect(trie.find("brent") == a)
+        #expect(trie.find("bren").map { trie[$0].subtreeCount } == 1)
+        trie.remove(doc: 1, from: a)
+        #expect(trie[TokenTrie.root].children.isEmpty)
+    }
+}
+
+/// A small deterministic random generator (SplitMix64).
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
