@@ -11,7 +11,7 @@ public final class IndexStore: Sendable {
     public static let formatVersion = 1
 
     public let path: String?
-    private let queue: DatabaseQueue
+    let queue: DatabaseQueue
 
     /// Opens (creating if needed) the store at `path`, or an in-memory one.
     public init(path: String?) throws {
@@ -111,6 +111,11 @@ public final class IndexStore: Sendable {
         }
     }
 
+    /// Identifiers of the stored activities.
+    public func activityIdentifiers() throws -> [String] {
+        try guarded { try queue.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM activities ORDER BY identifier") } }
+    }
+
     /// Writes one batch in one transaction: all of it or none of it.
     public func apply(_ batch: StoreBatch, at date: Date = Date()) throws {
         let encoder = JSONEncoder()
@@ -190,5 +195,12 @@ public final class IndexStore: Sendable {
         return [path, path + "-wal"].reduce(0) { total, file in
             total + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0)
         }
+    }
+}
+
+extension IndexStore {
+    /// Runs raw SQL; for tests that need to damage or age a store.
+    package func executeForTesting(_ sql: String) throws {
+        try queue.write { db in try db.execute(sql: sql) }
     }
 }

@@ -85,9 +85,11 @@ public final class PersistentIndex {
     }
 
     private func dropActivitiesIfDisabled() throws {
-        guard engine.preference == .disabled, !engine.activities.isEmpty else { return }
+        guard engine.preference == .disabled else { return }
+        let stored = try store.activityIdentifiers()
+        guard !stored.isEmpty else { return }
         var next = engine
-        let removed = next.removeAllActivities()
+        let removed = Array(Set(next.removeAllActivities() + stored)).sorted()
         var batch = StoreBatch()
         batch.deletedActivityIDs = removed
         batch.log = [("deleted", "\(removed.count) activities (indexing disabled)")]

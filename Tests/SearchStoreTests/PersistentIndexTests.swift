@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+@testable import SearchIndex
+@testable import SearchStore
+
+func temporaryPath(_ name: String = "index.sqlite") -> String {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("searchlight-tests-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory.appendingPathComponent(name).path
+}
+
+func sampleItem(_ id: String, _ title: String, domain: String? = "com.example.test") -> SearchableItem {
+    SearchableItem(uniqueIdentifier: id, domainIdentifier: domain, attributeSet: AttributeSet(title: title), visibility: .public)
+}
+
+struct ListDelegate: SearchableIndexDelegate {
+    var items: [SearchableItem]
+    func reindexAllSearchableItems(in index: PersistentIndex) throws {
+        try index.replaceAll(with: items, reason: "test")
+    }
+}
+
+let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+@Suite struct PersistentIndexTests {
+    @Test func newStoreIsFilledByTheDelegateOnceAndNeverRefilled() throws {
+        let path = temporaryPath()
+        let delegate = ListDelegate(items: [sampleItem("a/1", "Lake")])
+        let (first, event) = try PersistentIndex.open(path: path, delegate: delegate)
+        #expect(event == .created)
+        #expect(first.engine.documentCount == 1)
+        try first.deleteAll()
+        let (second, again) = try PersistentIndex.open(path: path, delegate: delegate)
+        #expect(again == .opened)
+        #expect(second.engine.documentCount == 0)
+    }
+
+    @Test func everythingSurvivesARestart() throws {
+        let path = temporaryPath()
+        do {
+            let (index, _) = try PersistentIndex.open(path: path, delegate: nil)
+            try index.index([sampleItem("a/1", "Brent Reid"), sampleItem("a/2", "Brenda")], clientState: "batch-7")
+            var attributes = AttributeSet()
+            attributes.relatedUniqueIdentifier = "a/2"
+            let view = UserActivity(activityType: "com.example.view", title: "Seen", keywords: ["escalation"],
+                                    contentAttributeSet: attributes, isEligibleForSearch: true)
+            try index.becomeCurrent(view, at: now)
+            try index.becomeCurrent(view, at: now)
+        }
+        let (index, _) = try PersistentIndex.open(path: path, delegate: nil)
+        #expect(index.lastClientState == "batch-7")
+        #expect(index.engine.engagements["a/2"]?.count == 2)
+        #expect(index.engine.search(SearchQuery("bren", now: now)).results.map(\.uniqueIdentifier) == ["a/2", "a/1"])
+        #expect(index.engine.search(SearchQuery("escalation", now: now)).results.first?.sources == [.item, .activity])
+        let log = try index.operationLog()
+        #expect(log.map(\.kind).contains("indexed"))
+        #expect(log.map(\.kind).contains("activity"))
+    }
+
+    @Test func deletionsPersistWithTheirActivities() throws {
+        let path = temporaryPath()
+        do {
+            let (index, _) = try PersistentIndex.open(path: path, delegate: nil)
+            try index.index([sampleItem("a/1", "Lake", domain: "com.acme.media"), sampleItem("a/2", "Lake", domain: "com.acme.media.photo"),
+                             sampleItem("a/3", "Lake", domain: "com.acme.mediakit")])
+            var attributes = AttributeSet()
+            attributes.relatedUniqueIdentifier = "a/1"
+            try index.becomeCurrent(UserActivity(activityType: "v", contentAttributeSet: attributes, isEligibleForSearch: true), at: now)
+            try index.deleteItems(domainIdentifiers: ["com.acme.media"])
+        }
+        let (index, _) = try PersistentIndex.open(path: path, delegate: nil)
+        #expect(index.engine.search(SearchQuery("lake", now: now)).results.map(\.uniqueIdentifier) == ["a/3"])
+        #expect(index.engine.activities.isEmpty)
+        #expect(index.engine.engagements.isEmpty)
+    }
+
+    @Test func disabledPreferenceDropsActivitiesAtTheNextLaunch() throws {
+        let path = temporaryPath()
+        do {
+            let (index, _) = try PersistentIndex.open(path: path, delegate: nil)
+            try index.index([sampleItem("a/1", "Lake")])
+            // Written behind the engine's back, as an older build might have left it.
+            var batch = StoreBatch()
+            var attributes = AttributeSet()
+            attributes.relatedUniqueIdentifier = "a/1"
+            batch.upsertedActivities = [UserActivity(activityType: "v", contentAttributeSet: attributes, isEligibleForSearch: true)]
+            batch.preference = .disabled
+            try index.store.apply(batch)
+        }
+        let (index, _) = try PersistentIndex.open(path: path, delegate: nil)
+        #expect(index.engine.preference == .disabled)
+        #expect(index.engine.activities.isEmpty)
+        #expect(try index.store.load().activities.isEmpty)
+    }
+
+    @Test func preferenceSurvivesARestart() throws {
+        let path = temporaryPath()
+        try PersistentIndex.open(path: path, delegate: nil).index.setPreference(.disabled)
+        #expect(try PersistentIndex.open(path: path, delegate: nil).index.engine.preference == .disabled)
+    }
+
+    @Test func garbageFileIsMovedAsideAndRebuilt() throws {
+        let path = temporaryPath()
+        try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))
+        let delegate = ListDelegate(items: [sampleItem("a/1", "Lake")])
+        let (index, event) = try PersistentIndex.open(path: path, delegate: delegate, now: now)
+        guard case .rebuilt(_, let movedTo) = event else { Issue.record("expected a rebuild, got \(event)"); return }
+        #expect(movedTo.map { FileManager.default.fileExists(atPath: $0) } == true)
+        #expect(index.engine.documentCount == 1)
+    }
+
+    @Test func newerFormatIsMovedAsideAndRebuilt() throws {
+        let path = temporaryPath()
+        do {
+            let (index, _) = try PersistentIndex.open(path: path, delegate: nil)
+            try index.index([sampleItem("a/1", "Old")])
+        }
+        // Bump the format as a future version would.
+        let raw = try IndexStore(path: path)
+        _ = raw
+        var batch = StoreBatch()
+        batch.log = [("test", "bump")]
+        try raw.apply(batch)
+        try bumpUserVersion(path, to: IndexStore.formatVersion + 1)
+        let (index, event) = try PersistentIndex.open(path: path, delegate: ListDelegate(items: [sampleItem("b/1", "New")]), now: now)
+        guard case .rebuilt(let reason, _) = event else { Issue.record("expected a rebuild, got \(event)"); return }
+        #expect(reason.contains("newer"))
+        #expect(index.engine.records.keys.sorted() == ["b/1"])
+    }
+
+    @Test func aFailedWriteChangesNeitherStoreNorEngine() throws {
+        let path = temporaryPath()
+        let (index, _) = try PersistentIndex.open(path: path, delegate: nil)
+        try index.index([sampleItem("a/1", "Lake")])
+        // Make the store read-only underneath: the next write must fail whole.
+        try bumpUserVersion(path, to: IndexStore.formatVersion, readOnlyTrigger: true)
+        #expect(throws: (any Error).self) { try index.index([sampleItem("a/2", "Lake"), sampleItem("a/3", "Lake")]) }
+        #expect(index.engine.documentCount == 1)
+        #expect(try index.store.load().records.count == 1)
+    }
+}
+
+/// Opens the file with plain SQLite through a second store connection.
+func bumpUserVersion(_ path: String, to version: Int, readOnlyTrigger: Bool = false) throws {
+    let store = try IndexStore(path: path)
+    try store.executeForTesting(readOnlyTrigger
+        ? "CREATE TRIGGER refuse BEFORE INSERT ON records BEGIN SELECT RAISE(ABORT, 'refused'); END;"
+        : "PRAGMA user_version = \(version)")
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+
+@Suite struct CommandLineTests {
+    @Test func searchJSONHasTheFieldsSpecFourLists() throws {
+        let cli = CLI()
+        let run = try cli.run(["search", "brent", "--json", "--explain"])
+        #expect(run.status == 0)
+        let json = try #require(run.json)
+        #expect(json["query"] as? String == "brent")
+        #expect(json["total"] as? Int ?? 0 >= 1)
+        #expect(json["tookMicroseconds"] is Int)
+        let first = try #require((json["results"] as? [[String: Any]])?.first)
+        for key in ["uniqueIdentifier", "domainIdentifier", "contentType", "title", "sources", "highlights", "explain"] {
+            #expect(first[key] != nil, "missing \(key)")
+        }
+        #expect(first["title"] as? String == "Brent Reid")
+        let rules = ((first["explain"] as? [String: Any])?["rules"] as? [[String: Any]])?.compactMap { $0["rule"] as? String }
+        #expect(rules == ["typos", "wholeWords", "field", "engagement", "sources", "titleLength", "uniqueIdentifier"])
+    }
+
+    @Test func zeroResultsIsSuccess() throws {
+        let run = try CLI().run(["search", "qqqqqq", "--json"])
+        #expect(run.status == 0)
+        #expect(run.json?["total"] as? Int == 0)
+    }
+
+    @Test func globalOptionsWorkBeforeAndAfterTheSubcommand() throws {
+        let cli = CLI()
+        let before = try cli.run(["--index", cli.indexPath, "--data", CLI.dataDirectory, "search", "cary", "--json"], withIndex: false)
+        #expect(before.status == 0)
+        #expect(((before.json?["results"] as? [[String: Any]])?.first?["title"] as? String) == "Cary Iowa")
+        let env = try cli.run(["search", "cary", "--json"], environment: ["SEARCHLIGHT_INDEX": cli.indexPath, "SEARCHLIGHT_DATA": CLI.dataDirectory], withIndex: false)
+        #expect(env.json?["total"] as? Int == before.json?["total"] as? Int)
+    }
+
+    @Test func usageErrorsExit64() throws {
+        let cli = CLI()
+        #expect(try cli.run(["search", "x", "--limit", "many"]).status == 64)
+        #expect(try cli.run(["index", "delete"]).status == 64)
+        #expect(try cli.run(["search", "x", "--now", "yesterday"]).status == 64)
+        #expect(try cli.run(["settings", "indexing", "sometimes"]).status == 64)
+        #expect(try cli.run(["frobnicate"]).status == 64)
+    }
+
+    @Test func importIsAtomicAndBadDataExits65() throws {
+        let cli = CLI()
+        let good = try cli.write("good.jsonl", #"{"uniqueIdentifier":"note/1","domainIdentifier":"com.acme.notes","attributeSet":{"title":"Quarterly quokka review"}}"# + "\n")
+        #expect(try cli.run(["index", "import", good]).status == 0)
+        #expect(try cli.ids("quokka") == ["note/1"])
+        let bad = try cli.write("bad.jsonl", #"{"uniqueIdentifier":"note/2","attributeSet":{"title":"Quokka crossing"}}"# + "\n" + #"{"uniqueIdentifier":"note/3","attributeSet":{"title":42}}"# + "\n")
+        let run = try cli.run(["index", "import", bad])
+        #expect(run.status == 65)
+        #expect(run.stderr.contains("bad.jsonl:2: attributeSet.title"))
+        #expect(run.stderr.split(separator: "\n").count == 1)
+        #expect(try cli.ids("quokka") == ["note/1"], "nothing of the bad file was applied")
+    }
+
+    @Test func importDomainThenDeleteByDomain() throws {
+        let cli = CLI()
+        let file = try cli.write("notes.json", "[" + #"{"uniqueIdentifier":"note/1","attributeSet":{"title":"Walrus"}}"# + "]")
+        #expect(try cli.run(["index", "import", file, "--domain", "com.acme.notes.q3"]).status == 0)
+        #expect(try cli.ids("walrus") == ["note/1"])
+        #expect(try cli.run(["index", "delete", "--domain", "com.acme.notes"]).status == 0)
+        #expect(try cli.ids("walrus").isEmpty)
+        #expect(try cli.ids("brent").first == "employee/1", "other domains stay")
+    }
+
+    @Test func deleteAllLeavesAnEmptyIndexThatStaysEmpty() throws {
+        let cli = CLI()
+        #expect(try cli.run(["index", "delete", "--all"]).status == 0)
+        #expect(try cli.ids("brent").isEmpty)
+        let stats = try cli.run(["index", "stats", "--json"])
+        #expect(stats.json?["results"] as? Int == 0)
+        #expect(try cli.run(["index", "reset"]).status == 0)
+        #expect(try cli.ids("brent").first == "employee/1")
+    }
+
+    @Test func openRecordsAnEngagementThatLiftsTheResult() throws {
+        let cli = CLI()
+        let before = try cli.ids("bre")
+        #expect(before.first == "employee/1")
+        for _ in 0..<3 { #expect(try cli.run(["open", "employee/4"]).status == 0) }
+        let after = try cli.ids("bre")
+        #expect(after.first == "employee/4")
+        let open = try cli.run(["open", "employee/4", "--json"])
+        let item = open.json?["item"] as? [String: Any]
+        #expect(item?["sources"] as? [String] == ["item", "activity"])
+        #expect(item?["views"] as? Int == 4)
+        #expect(try cli.run(["open", "employee/999"]).status == 1)
+        #expect(try cli.run(["open", "not an id"]).status == 64)
+    }
+
+    @Test func statsCountByDomainAndSource() throws {
+        let run = try CLI().run(["index", "stats", "--json"])
+        let json = try #require(run.json)
+        let bySource = try #require(json["bySource"] as? [String: Int])
+        #expect(bySource["item"] ?? 0 >= 50)
+        let byDomain = try #require(json["byDomain"] as? [String: Int])
+        #expect(byDomain["com.example.colleagues.employee"] ?? 0 >= 25)
+        #expect(json["formatVersion"] as? Int == 1)
+    }
+
+    @Test func exportPublicNeverHoldsPrivateOrRestrictedItems() throws {
+        let cli = CLI()
+        let all = try cli.run(["index", "export"]).stdout.split(separator: "\n")
+        let shared = try cli.run(["index", "export", "--public"]).stdout.split(separator: "\n")
+        #expect(shared.count < all.count)
+        for line in shared {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object?["visibility"] as? String == "public")
+        }
+        #expect(all.contains { $0.contains("\"restricted\"") })
+    }
+
+    @Test func expirationFollowsTheClock() throws {
+        let cli = CLI()
+        let file = try cli.write("expiring.jsonl", #"{"uniqueIdentifier":"offer/1","expirationDate":"2030-01-01T00:00:00Z","attributeSet":{"title":"Ocelot offer"}}"# + "\n")
+        #expect(try cli.run(["index", "import", file]).status == 0)
+        #expect(try cli.ids("ocelot", ["--now", "2029-12-31T23:59:59Z"]) == ["offer/1"])
+        #expect(try cli.ids("ocelot", ["--now", "2030-01-01T00:00:00Z"]).isEmpty)
+    }
+
+    @Test func indexingPreferenceSetting() throws {
+        let cli = CLI()
+        try cli.run(["open", "employee/2"])
+        #expect(try cli.run(["index", "stats", "--json"]).json.flatMap { $0["bySource"] as? [String: Int] }?["activity"] == 1)
+        #expect(try cli.run(["settings", "indexing", "disabled"]).stdout.contains("disabled"))
+        #expect(try cli.run(["index", "stats", "--json"]).json.flatMap { $0["bySource"] as? [String: Int] }?["activity"] == 0)
+        #expect(try cli.run(["settings", "indexing"]).stdout.contains("indexing disabled"))
+    }
+
+    @Test func damagedIndexIsRebuiltWithANotice() throws {
+        let cli = CLI()
+        try Data(repeating: 0x42, count: 1000).write(to: URL(fileURLWithPath: cli.indexPath))
+        let run = try cli.run(["search", "brent", "--json"])
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("notice"))
+        #expect(run.stderr.split(separator: "\n").count == 1)
+        #expect(try cli.ids("brent").first == "employee/1")
+    }
+}
