@@ -116,3 +116,68 @@ func activity(for id: String, eligible: Bool = true) -> UserActivity {
         activityType: "com.example.view", title: "Viewed \(id)", contentAttributeSet: attributes,
         isEligibleForSearch: eligible)
 }
+
+/// The best-list path must give exactly what full enumeration gives.
+@Suite struct TopListTests {
+    func corpus(_ seed: UInt64, count: Int) -> [SearchableItem] {
+        var generator = SeededGenerator(seed: seed)
+        let syllables = ["ka", "ren", "to", "mi", "sa", "lo", "k", "kar", "s"]
+        func word() -> String { (0..<Int.random(in: 1...3, using: &generator)).map { _ in syllables.randomElement(using: &generator)! }.joined() }
+        var items: [SearchableItem] = []
+        for i in 0..<count {
+            let id = "d/\(Int.random(in: 0..<100_000, using: &generator))-\(i)"
+            let titleWords: [String] = (0..<Int.random(in: 1...3, using: &generator)).map { _ in word() }
+            let description: String? = Bool.random(using: &generator) ? word() + " " + word() : nil
+            let keywords: [String] = Bool.random(using: &generator) ? [word()] : []
+            let url: String? = i % 5 == 0 ? "https://x.example/\(i % 40)" : nil
+            let expires: Date? = i % 11 == 0 ? referenceNow.addingTimeInterval(Double(i % 3 - 1) * 3600) : nil
+            items.append(item(id, title: titleWords.joined(separator: " "), description: description,
+                              keywords: keywords, url: url, expires: expires))
+        }
+        return items
+    }
+
+    @Test(arguments: [11, 12, 13])
+    func bestListsAgreeWithEnumeration(seed: UInt64) {
+        var fast = engine(corpus(seed, count: 1_500))
+        fast.topListThreshold = 10
+        var slow = fast
+        slow.topListThreshold = Int.max
+        // Engagement and a web source on a few documents.
+        let someIDs = Array(fast.records.keys.sorted().prefix(40))
+        for (n, id) in someIDs.enumerated() where n % 4 == 0 {
+            fast.becomeCurrent(activity(for: id, eligible: n % 8 == 0), at: referenceNow.addingTimeInterval(-Double(n) * 600))
+            slow.becomeCurrent(activity(for: id, eligible: n % 8 == 0), at: referenceNow.addingTimeInterval(-Double(n) * 600))
+        }
+        fast.index([item("https://x.example/3", title: "ka web", url: "https://x.example/3")], source: .web)
+        slow.index([item("https://x.example/3", title: "ka web", url: "https://x.example/3")], source: .web)
+        for query in ["k", "ka", "kar", "s", "sa", "m", "r", "re", "t"] {
+            for limit in [1, 5, 20, 50] {
+                let a = fast.search(SearchQuery(query, limit: limit, now: referenceNow))
+                let b = slow.search(SearchQuery(query, limit: limit, now: referenceNow))
+                #expect(a.results.map(\.uniqueIdentifier) == b.results.map(\.uniqueIdentifier), "\(query) limit \(limit)")
+                #expect(a.results.map(\.explanation.key) == b.results.map(\.explanation.key))
+                #expect(a.total == b.total, "\(query) total")
+            }
+        }
+        // After changes the lists follow.
+        let doomed = Array(fast.records.keys.sorted().prefix(300))
+        fast.deleteItems(identifiers: doomed)
+        slow.deleteItems(identifiers: doomed)
+        fast.index([item("z/1", title: "k"), item("z/2", title: "ka ka")])
+        slow.index([item("z/1", title: "k"), item("z/2", title: "ka ka")])
+        for query in ["k", "ka", "s"] {
+            #expect(fast.ids(query, limit: 30) == slow.ids(query, limit: 30), "\(query) after changes")
+        }
+    }
+
+    @Test func aCopyKeepsItsOwnAnswersWhenTheOriginalChanges() {
+        var original = engine(corpus(5, count: 600))
+        original.topListThreshold = 10
+        let before = original.ids("k", limit: 10)
+        let snapshot = original
+        original.deleteItems(identifiers: before)
+        #expect(snapshot.ids("k", limit: 10) == before)
+        #expect(Set(original.ids("k", limit: 10)).isDisjoint(with: before))
+    }
+}

@@ -46,3 +46,19 @@ import Testing
         #expect(texts("a\u{1B}[2Jb\u{07}c") == ["a", "2jb", "c"])
     }
 }
+
+@Suite struct ASCIITokenizerTests {
+    /// The general path, forced (a non-ASCII suffix that adds nothing of its own).
+    func general(_ s: String) -> [Token] {
+        Array(Tokenizer.indexTokens(s + " é").dropLast())
+    }
+
+    @Test(arguments: [
+        "Brent Reid", "+1 (555) 010-2001", "Write to <brent.reid@example.com>.", "a@b", "x@y.z@w",
+        "2026-11-22 meeting room 4.12", "O'Brien & co., Ltd.", "tab\tseparated\nlines", "...", "(555)",
+        "ka ren 555-0000 ka.ren@example.com", "a\u{1B}[2Jb\u{07}c",
+    ])
+    func asciiPathMatchesTheGeneralPath(text: String) {
+        #expect(Tokenizer.indexTokens(text) == general(text))
+    }
+}

@@ -19,6 +19,18 @@ struct Document: Sendable {
     /// Tokens waiting to be inserted in the trie (only while building).
     var pendingTokens: [String] = []
 
+    /// The first eight bytes of the identifier, big-endian: most identifier
+    /// comparisons end here without touching the string.
+    var identifierPrefix: UInt64 {
+        var value: UInt64 = 0
+        var count = 0
+        for byte in uniqueIdentifier.utf8.prefix(8) {
+            value = value << 8 | UInt64(byte)
+            count += 1
+        }
+        return value << (8 * UInt64(8 - count))
+    }
+
     func isVisible(at now: Date) -> Bool {
         guard let expirationDate else { return true }
         return expirationDate > now

@@ -43,6 +43,11 @@ extension SearchEngine {
         if matches.contains(where: { $0.prefix.isEmpty && $0.whole.isEmpty }) {
             return SearchResponse(query: query.text, total: 0, results: [])
         }
+        if terms.count == 1, let fast = searchFromTopLists(term: terms[0], matches: matches[0], query: query) {
+            var evaluators = matches.map { TermEvaluator(matches: $0) }
+            let results = fast.ranked.map { makeResult(doc: $0.doc, key: $0.key, terms: terms, evaluators: &evaluators, now: query.now) }
+            return SearchResponse(query: query.text, total: fast.total, results: results)
+        }
         // Enumerate the most selective term, check the others per candidate.
         let driver = matches.indices.min {
             matches[$0].estimatedPostings(in: trie) < matches[$1].estimatedPostings(in: trie)
@@ -86,7 +91,7 @@ extension SearchEngine {
                 whole += hit.whole ? 1 : 0
                 fields += Int(hit.field)
             }
-            let engagement = engagementScore(of: document.uniqueIdentifier, at: query.now).score
+            let engagement = engagements.isEmpty ? 0 : engagementScore(of: document.uniqueIdentifier, at: query.now).score
             ranked.append((RankingKey(
                 typos: typos, wholeWords: whole, fieldScore: fields, engagement: engagement,
                 sources: document.sources.count, titleLength: document.titleLength,

@@ -27,6 +27,15 @@ public struct SearchEngine: Sendable {
     private var webByURL: [String: Set<String>] = [:]
     /// Activities by the item they name.
     private var activitiesByItem: [String: Set<String>] = [:]
+    /// Best documents of large subtrees, computed when a query first needs them.
+    var topLists = TopListCache()
+    /// Static rank of each document slot (parallel to `documents`).
+    var ranks: [StaticRank] = []
+    /// Slots of documents that carry an expiration date.
+    var expiringDocuments: Set<UInt32> = []
+    /// Subtrees with more documents than this are ranked from best lists
+    /// instead of being enumerated (see `SearchEngine+TopK`).
+    public var topListThreshold = 2_000
 
     public init(preference: IndexingPreference = .viewedRecords) {
         self.preference = preference
@@ -249,6 +258,7 @@ public struct SearchEngine: Sendable {
                     insertTokens(built, at: existing)
                 } else {
                     documents[Int(existing)] = nil
+                    expiringDocuments.remove(existing)
                     freeDocuments.append(existing)
                     documentIndex[id] = nil
                 }
@@ -307,13 +317,30 @@ public struct SearchEngine: Sendable {
         }
         document.tokenNodes = nodes
         document.pendingTokens = []
+        while ranks.count < documents.count { ranks.append(StaticRank()) }
+        ranks[Int(slot)] = StaticRank(
+            sources: UInt8(document.sources.count), titleLength: UInt32(document.titleLength),
+            identifierPrefix: document.identifierPrefix)
+        if document.expirationDate != nil { expiringDocuments.insert(slot) } else { expiringDocuments.remove(slot) }
         documents[Int(slot)] = document
+        let paths = trie.countDocument(tokenNodes: nodes, delta: 1)
+        invalidateTopLists(paths)
     }
 
     private mutating func removeTokens(of slot: UInt32) {
         guard let document = documents[Int(slot)] else { return }
+        let paths = trie.countDocument(tokenNodes: document.tokenNodes, delta: -1)
+        invalidateTopLists(paths)
         for node in document.tokenNodes { trie.remove(doc: slot, from: node) }
         documents[Int(slot)]?.tokenNodes = []
+    }
+
+    /// Forgets the cached best lists of `nodes`, copying the cache first if
+    /// another copy of this engine shares it (value semantics).
+    private mutating func invalidateTopLists(_ nodes: [Int32]) {
+        if topLists.isEmpty { return }
+        if !isKnownUniquelyReferenced(&topLists) { topLists = topLists.copy() }
+        topLists.remove(nodes)
     }
 }
 

@@ -23,7 +23,13 @@ public struct RankingKey: Sendable, Hashable, Comparable, Codable {
         if a.engagement != b.engagement { return a.engagement > b.engagement }
         if a.sources != b.sources { return a.sources > b.sources }
         if a.titleLength != b.titleLength { return a.titleLength < b.titleLength }
-        return a.uniqueIdentifier < b.uniqueIdentifier
+        return identifierPrecedes(a.uniqueIdentifier, b.uniqueIdentifier)
+    }
+
+    /// Identifiers compare by their UTF-8 bytes (code point order), the same
+    /// everywhere and cheap to pre-compare by prefix.
+    static func identifierPrecedes(_ a: String, _ b: String) -> Bool {
+        a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
     /// The rule names in order, as `--explain` shows them.

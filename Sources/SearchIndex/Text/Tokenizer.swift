@@ -26,6 +26,8 @@ public struct Token: Sendable, Hashable {
 public enum Tokenizer {
     /// The tokens to index for `text`.
     public static func indexTokens(_ text: String) -> [Token] {
+        let bytes = Array(text.utf8)
+        if bytes.allSatisfy({ $0 < 0x80 }) { return asciiIndexTokens(bytes) }
         var tokens: [Token] = []
         // Digit groups of consecutive number-like chunks (`+1 (555) 010-2345`).
         var groups: [Token] = []

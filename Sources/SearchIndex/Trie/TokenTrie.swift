@@ -33,10 +33,15 @@ struct TokenTrie: Sendable {
         var postings: [Posting] = []
         /// Postings in this node's whole subtree, its own included.
         var subtreeCount: Int = 0
+        /// Distinct documents with a token in this subtree (kept by `countDocument`).
+        var documentCount: Int = 0
+        /// Marks nodes already counted for the document being counted.
+        var stamp: UInt32 = 0
     }
 
     private(set) var nodes: [Node] = [Node(parent: -1, scalar: 0, depth: 0)]
     private var freeNodes: [Int32] = []
+    private var stampCounter: UInt32 = 0
 
     static let root: Int32 = 0
 
@@ -140,6 +145,26 @@ struct TokenTrie: Sendable {
             freeNodes.append(node)
             node = parent
         }
+    }
+
+    /// Adds `delta` (±1) to the distinct-document count of every node on the
+    /// paths of one document's token nodes, each node once; returns those nodes.
+    @discardableResult
+    mutating func countDocument(tokenNodes: [Int32], delta: Int) -> [Int32] {
+        stampCounter &+= 1
+        if stampCounter == 0 { stampCounter = 1 }
+        var touched: [Int32] = []
+        for start in tokenNodes {
+            var node = start
+            // Stop at the first node already counted: its ancestors are too.
+            while node >= 0, nodes[Int(node)].stamp != stampCounter {
+                nodes[Int(node)].stamp = stampCounter
+                nodes[Int(node)].documentCount += delta
+                touched.append(node)
+                node = nodes[Int(node)].parent
+            }
+        }
+        return touched
     }
 
     /// Calls `body` with every posting in `node`'s subtree.

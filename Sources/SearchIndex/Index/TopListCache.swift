@@ -1,0 +1,71 @@
+import Foundation
+
+/// One entry of a best list: a document and the best field it has in the subtree.
+struct TopEntry: Sendable, Hashable {
+    var doc: UInt32
+    var field: UInt8
+}
+
+/// Best lists of large trie subtrees, filled lazily by queries and emptied
+/// along the paths that a change touches.
+///
+/// ```
+///  node "s" ──► [ (doc 812, title), (doc 77, title), … ]   ≤ capacity entries,
+///  node "sa" ─► [ … ]                                       in static rank order
+/// ```
+///
+/// Static rank is the ranking key without the query-dependent rules: field,
+/// then more sources, shorter title, identifier. Engagement is left out and
+/// handled per query (few documents have any). The cache is a class so that
+/// a non-mutating `search` can fill it; `SearchEngine` copies it before
+/// changing it when another copy shares it.
+final class TopListCache: @unchecked Sendable {
+    /// Entries kept per list; a query for up to `capacity / 2` results can be
+    /// answered from a list.
+    static let capacity = 256
+
+    private let lock = NSLock()
+    private var subtreeLists: [Int32: [TopEntry]] = [:]
+    private var ownLists: [Int32: [TopEntry]] = [:]
+
+    var isEmpty: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return subtreeLists.isEmpty && ownLists.isEmpty
+    }
+
+    func copy() -> TopListCache {
+        lock.lock(); defer { lock.unlock() }
+        let fresh = TopListCache()
+        fresh.subtreeLists = subtreeLists
+        fresh.ownLists = ownLists
+        return fresh
+    }
+
+    func remove(_ nodes: [Int32]) {
+        lock.lock(); defer { lock.unlock() }
+        for node in nodes {
+            subtreeLists[node] = nil
+            ownLists[node] = nil
+        }
+    }
+
+    func subtree(_ node: Int32) -> [TopEntry]? {
+        lock.lock(); defer { lock.unlock() }
+        return subtreeLists[node]
+    }
+
+    func own(_ node: Int32) -> [TopEntry]? {
+        lock.lock(); defer { lock.unlock() }
+        return ownLists[node]
+    }
+
+    func store(subtree list: [TopEntry], for node: Int32) {
+        lock.lock(); defer { lock.unlock() }
+        subtreeLists[node] = list
+    }
+
+    func store(own list: [TopEntry], for node: Int32) {
+        lock.lock(); defer { lock.unlock() }
+        ownLists[node] = list
+    }
+}

@@ -1,0 +1,89 @@
+/// The same rules as `Tokenizer.indexTokens`, for the common case of pure
+/// ASCII text, on bytes: no per-character folding, no `Character` walks.
+/// Tests hold it to the general path's output.
+extension Tokenizer {
+    static func asciiIndexTokens(_ bytes: [UInt8]) -> [Token] {
+        var tokens: [Token] = []
+        var groups: [Token] = []
+
+        func string(_ slice: ArraySlice<UInt8>) -> String {
+            String(decoding: slice.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
+        }
+        func flushGroups() {
+            tokens.append(contentsOf: groups)
+            if groups.count > 1 {
+                let end = groups[groups.count - 1].start + groups[groups.count - 1].length
+                for i in 0..<(groups.count - 1) {
+                    tokens.append(Token(text: groups[i...].map(\.text).joined(), start: groups[i].start, length: end - groups[i].start))
+                }
+            }
+            groups = []
+        }
+        func isWord(_ b: UInt8) -> Bool { (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) }
+        func isDigit(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }
+        func isNumberPunctuation(_ b: UInt8) -> Bool {
+            b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: "(") || b == UInt8(ascii: ")")
+                || b == UInt8(ascii: ".") || b == UInt8(ascii: "/")
+        }
+        func isEmailTrim(_ b: UInt8) -> Bool {
+            switch b {
+            case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: ","),
+                UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "["),
+                UInt8(ascii: "]"), UInt8(ascii: "."):
+                return true
+            default:
+                return false
+            }
+        }
+
+        func chunk(_ lower: Int, _ upper: Int) {
+            let slice = bytes[lower..<upper]
+            // A number written with punctuation.
+            if slice.allSatisfy({ isDigit($0) || isNumberPunctuation($0) }), slice.contains(where: isDigit) {
+                var i = lower
+                while i < upper {
+                    if isDigit(bytes[i]) {
+                        let start = i
+                        while i < upper, isDigit(bytes[i]) { i += 1 }
+                        groups.append(Token(text: string(bytes[start..<i]), start: start, length: i - start))
+                    } else {
+                        i += 1
+                    }
+                }
+                return
+            }
+            flushGroups()
+            // An e-mail address, whole.
+            if slice.contains(UInt8(ascii: "@")) {
+                var a = lower, b = upper
+                while a < b, isEmailTrim(bytes[a]) { a += 1 }
+                while b > a, isEmailTrim(bytes[b - 1]) { b -= 1 }
+                if a < b, let at = bytes[a..<b].firstIndex(of: UInt8(ascii: "@")), at != a {
+                    let domain = bytes[(at + 1)..<b]
+                    if domain.contains(UInt8(ascii: ".")), !domain.contains(UInt8(ascii: "@")) {
+                        tokens.append(Token(text: string(bytes[a..<b]), start: a, length: b - a))
+                    }
+                }
+            }
+            var i = lower
+            while i < upper {
+                if isWord(bytes[i]) {
+                    let start = i
+                    while i < upper, isWord(bytes[i]) { i += 1 }
+                    tokens.append(Token(text: string(bytes[start..<i]), start: start, length: i - start))
+                } else {
+                    i += 1
+                }
+            }
+        }
+
+        var start = 0
+        for (i, b) in bytes.enumerated() where b <= 0x20 || b == 0x7F {
+            if i > start { chunk(start, i) }
+            start = i + 1
+        }
+        if start < bytes.count { chunk(start, bytes.count) }
+        flushGroups()
+        return tokens
+    }
+}

@@ -1,0 +1,90 @@
+import ArgumentParser
+import Catalog
+import Foundation
+import SearchIndex
+import SearchStore
+
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Import a corpus into a new index, type every query one keystroke at a time, and report the timings.")
+
+    @Option(help: "Corpus in the import format (shared/bench/make_corpus.py).")
+    var corpus: String
+
+    @Option(help: "Queries, one a line (shared/bench/make_queries.py).")
+    var queries: String
+
+    @Option(help: "Results per keystroke.")
+    var limit = 50
+
+    @Flag(help: "Print one JSON object.")
+    var json = false
+
+    func run() throws {
+        try CommandContext.run {
+            let loadStart = Date()
+            let items = try ItemImporter.items(atPath: corpus)
+            let parseSeconds = Date().timeIntervalSince(loadStart)
+            let buildStart = Date()
+            var engine = SearchEngine()
+            engine.index(items)
+            let buildSeconds = Date().timeIntervalSince(buildStart)
+            let lines = try String(contentsOfFile: queries, encoding: .utf8).split(separator: "\n").map(String.init)
+            var latencies: [Double] = []
+            let now = Date()
+            for line in lines {
+                var prefix = ""
+                for character in line {
+                    prefix.append(character)
+                    if prefix.allSatisfy(\.isWhitespace) { continue }
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    let response = engine.search(SearchQuery(prefix, limit: limit, now: now))
+                    latencies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
+                    _ = response.total
+                }
+            }
+            latencies.sort()
+            func percentile(_ p: Double) -> Double {
+                latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, Int((p / 100 * Double(latencies.count - 1)).rounded()))]
+            }
+            // Single-item updates on the full index.
+            var inserts: [Double] = []
+            var deletes: [Double] = []
+            for i in 0..<200 {
+                var copy = items[i * max(1, items.count / 200) % max(items.count, 1)]
+                copy.uniqueIdentifier = "bench/\(i)"
+                var start = DispatchTime.now().uptimeNanoseconds
+                engine.index([copy])
+                inserts.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
+                start = DispatchTime.now().uptimeNanoseconds
+                engine.deleteItems(identifiers: [copy.uniqueIdentifier])
+                deletes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
+            }
+            inserts.sort()
+            deletes.sort()
+            let report: [String: Any] = [
+                "items": items.count, "parseSeconds": round2(parseSeconds), "buildSeconds": round2(buildSeconds),
+                "keystrokes": latencies.count,
+                "keystrokeMicroseconds": ["p50": Int(percentile(50)), "p99": Int(percentile(99)), "max": Int(latencies.last ?? 0)],
+                "insertMicroseconds": Int(inserts.isEmpty ? 0 : inserts[inserts.count / 2]),
+                "deleteMicroseconds": Int(deletes.isEmpty ? 0 : deletes[deletes.count / 2]),
+                "peakRSSBytes": peakRSS(),
+            ]
+            if json { try Output.json(report); return }
+            for key in report.keys.sorted() { Output.line("\(key): \(report[key]!)") }
+        }
+    }
+
+    private func round2(_ x: Double) -> Double { (x * 100).rounded() / 100 }
+
+    /// VmHWM from /proc: the peak resident set of this process.
+    private func peakRSS() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            let kb = line.split(separator: " ").compactMap { Int($0) }.first ?? 0
+            return kb * 1024
+        }
+        return 0
+    }
+}
