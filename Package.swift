@@ -20,8 +20,15 @@ let package = Package(
             name: "SearchStore",
             dependencies: ["SearchIndex", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        // Fixtures, importers (JSON / JSON Lines).
-        .target(name: "Catalog", dependencies: ["SearchIndex"]),
+        // libxml2's HTML parser behind a small C API (its headers clash with
+        // Foundation's ICU when imported into Swift directly).
+        .target(
+            name: "CHTMLParser",
+            cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])],
+            linkerSettings: [.linkedLibrary("xml2")]
+        ),
+        // Fixtures, importers (JSON / JSON Lines), the web markup crawler.
+        .target(name: "Catalog", dependencies: ["SearchIndex", "CHTMLParser"]),
         // Routes from identifiers, activities and URLs.
         .target(name: "Routing", dependencies: ["SearchIndex"]),
         .executableTarget(

@@ -61,7 +61,7 @@ public enum FixtureCatalog {
             uniqueIdentifier: "show/\(s.id)", domainIdentifier: showDomain,
             attributeSet: AttributeSet(
                 contentType: "public.movie", title: s.name,
-                contentDescription: s.description, keywords: [s.genre],
+                contentDescription: s.description, keywords: [s.genre], thumbnail: s.poster,
                 rating: s.rating, url: s.url, extras: ["genre": s.genre, "airTime": s.airTime]),
             visibility: .public)
     }

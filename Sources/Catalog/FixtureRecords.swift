@@ -21,6 +21,7 @@ enum FixtureRecords {
         var description: String?
         var rating: Double?
         var url: String?
+        var poster: Thumbnail?
     }
 
     struct Collection: Decodable {

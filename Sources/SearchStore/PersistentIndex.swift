@@ -118,6 +118,25 @@ public final class PersistentIndex {
         try commit(next, batch, at: date)
     }
 
+    /// Indexes crawled pages and drops the pages of the same domains that the
+    /// crawl no longer found, in one transaction.
+    public func replaceWebPages(_ items: [SearchableItem], inDomains domains: [String], at date: Date = Date()) throws {
+        let fresh = Set(items.map(\.uniqueIdentifier))
+        let stale = engine.records.values
+            .filter { $0.source == .web && domains.contains($0.item.domainIdentifier ?? "") && !fresh.contains($0.item.uniqueIdentifier) }
+            .map(\.item.uniqueIdentifier).sorted()
+        var next = engine
+        next.deleteItems(identifiers: stale)
+        next.index(items, source: .web)
+        var batch = StoreBatch()
+        batch.deletedRecordIDs = stale
+        batch.deletedActivityIDs = engine.activities.keys.filter { next.activities[$0] == nil }.sorted()
+        batch.upsertedRecords = items.map { IndexRecord(source: .web, item: $0) }
+        batch.log.append(("indexed", "\(items.count) web pages from \(domains.count) domain\(domains.count == 1 ? "" : "s")"))
+        if !stale.isEmpty { batch.log.append(("deleted", "\(stale.count) web pages no longer found")) }
+        try commit(next, batch, at: date)
+    }
+
     /// Deletes by identifier; returns what was removed.
     @discardableResult
     public func deleteItems(identifiers: [String], at date: Date = Date()) throws -> [String] {

@@ -7,7 +7,7 @@ import SearchStore
 struct IndexCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "index", abstract: "Import, delete, inspect, export and reset the index.",
-        subcommands: [ImportCommand.self, DeleteCommand.self, StatsCommand.self, ExportCommand.self, ResetCommand.self])
+        subcommands: [ImportCommand.self, DeleteCommand.self, StatsCommand.self, ExportCommand.self, ResetCommand.self, LintCommand.self])
 }
 
 struct ImportCommand: ParsableCommand {

@@ -140,3 +140,30 @@ import Testing
         #expect(try cli.ids("brent").first == "employee/1")
     }
 }
+
+@Suite struct CrawlAndLintTests {
+    @Test func crawlShowsWebItemsAndMergedResultsListTwoSources() throws {
+        let cli = CLI()
+        let crawl = try cli.run(["crawl", CLI.dataDirectory + "/web"])
+        #expect(crawl.status == 0)
+        let stats = try cli.run(["index", "stats", "--json"])
+        #expect((stats.json?["bySource"] as? [String: Int])?["web"] ?? 0 > 0)
+        let result = (try cli.run(["search", "北极光", "--json"]).json?["results"] as? [[String: Any]])?.first
+        #expect(result?["sources"] as? [String] == ["item", "web"])
+        // Crawling again changes nothing.
+        try cli.run(["crawl", CLI.dataDirectory + "/web"])
+        #expect(try cli.run(["index", "stats", "--json"]).json?["results"] as? Int == stats.json?["results"] as? Int)
+    }
+
+    @Test func lintIsCleanOnTheFixturesAndFindsAnActivityWithoutItem() throws {
+        let cli = CLI()
+        let clean = try cli.run(["index", "lint", "--json"])
+        #expect(clean.status == 0)
+        #expect((try JSONSerialization.jsonObject(with: Data(clean.stdout.utf8)) as? [Any])?.isEmpty == true)
+        let file = try cli.write("long.jsonl", #"{"uniqueIdentifier":"x/1","attributeSet":{"title":"\#(String(repeating: "t", count: 95))"}}"# + "\n")
+        try cli.run(["index", "import", file])
+        let lint = try cli.run(["index", "lint"])
+        #expect(lint.stdout.contains("x/1: title-too-long"))
+        #expect(lint.stdout.contains("x/1: no-thumbnail"))
+    }
+}
