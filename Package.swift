@@ -11,6 +11,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // The engine: model, tokenizer, trie, ranking. Pure Swift, no I/O.
@@ -41,6 +42,10 @@ let package = Package(
         .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"]),
         .testTarget(name: "SearchStoreTests", dependencies: ["SearchStore", "SearchIndex"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "SearchIndex"]),
+        .testTarget(
+            name: "RoutingTests",
+            dependencies: ["Routing", "SearchIndex", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(name: "SearchlightCLITests", dependencies: ["searchlight"]),
     ],
     swiftLanguageModes: [.v6]

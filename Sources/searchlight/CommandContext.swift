@@ -59,8 +59,12 @@ enum CommandContext {
         let delegate = FixtureDelegate(directory: options.dataDirectory)
         let (index, event) = try PersistentIndex.open(path: options.indexPath, delegate: delegate, now: options.date)
         switch event {
-        case .opened, .created:
+        case .opened:
             break
+        case .created:
+            if let path = options.indexPath {
+                Output.error("notice: created a new index at \(path) from \(delegate.directory) (\(index.engine.documentCount) results)")
+            }
         case .rebuilt(let reason, let movedTo):
             Output.error("notice: \(reason); moved it to \(movedTo ?? "-") and rebuilt the index from \(delegate.directory)")
         }

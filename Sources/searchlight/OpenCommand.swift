@@ -5,93 +5,134 @@ import SearchIndex
 
 struct OpenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "open", abstract: "Route an identifier, print the route and the item, and record an engagement.")
+        commandName: "open",
+        abstract: "Route an identifier, URL, quick action or activity; print the route and the item; record an engagement.")
 
-    @Argument(help: "An identifier (type/id) or a searchlight://type/id URL.")
-    var target: String
+    @Argument(help: "type/id, searchlight://type/id, an https link, or a quick action type.")
+    var target: String?
+
+    @Option(help: "Route this activity instead (JSON text, or a file holding it).")
+    var activity: String?
+
+    @Flag(help: "Start the system browser for an https link Searchlight does not handle.")
+    var browser = false
 
     @Flag(help: "Print one JSON object.")
     var json = false
 
     @OptionGroup var global: GlobalOptions
 
+    func validate() throws {
+        if (target == nil) == (activity == nil) { throw ValidationError("give something to open, or --activity") }
+    }
+
     func run() throws {
         try CommandContext.run {
-            let route: Route
-            let via: String
-            if let url = URLComponents(string: target), url.scheme == "searchlight", let host = url.host, !host.isEmpty,
-                let parsed = Route(uniqueIdentifier: host + url.path)
-            {
-                route = parsed
-                via = "url"
-            } else if let parsed = Route(uniqueIdentifier: target) {
-                route = parsed
-                via = "identifier"
-            } else {
-                throw CommandFailure(message: "'\(Output.safe(target))' is neither an identifier (type/id) nor a URL Searchlight opens", code: ExitStatus.usage)
+            let router = try loadRouter()
+            let outcome: Router.Outcome
+            do {
+                if let activity {
+                    outcome = try router.route(activity: try parseActivity(activity))
+                } else {
+                    outcome = try router.route(target!)
+                }
+            } catch let error as RoutingError {
+                let code = error.kind == .notRoutable ? ExitStatus.usage : (error.kind == .badAssociation ? ExitStatus.badData : ExitStatus.failure)
+                throw CommandFailure(message: Output.safe(error.message), code: code)
             }
-            let index = try CommandContext.open(global)
-            guard index.engine.isVisible(route.uniqueIdentifier, at: global.date),
-                let result = index.engine.result(for: route.uniqueIdentifier)
-            else {
-                throw CommandFailure(message: "nothing in the index is called \(Output.safe(route.uniqueIdentifier))", code: ExitStatus.failure)
+            switch outcome {
+            case .browser(let url, let reason):
+                try offerToBrowser(url: url, reason: reason)
+            case .route(let resolution):
+                try open(resolution)
             }
+        }
+    }
+
+    private func loadRouter() throws -> Router {
+        do { return try Router.load(dataDirectory: global.dataDirectory) } catch let error as RoutingError {
+            throw CommandFailure(message: error.message, code: ExitStatus.badData)
+        }
+    }
+
+    private func parseActivity(_ text: String) throws -> UserActivity {
+        let data: Data
+        if text.trimmingCharacters(in: .whitespaces).hasPrefix("{") {
+            data = Data(text.utf8)
+        } else if let contents = FileManager.default.contents(atPath: text) {
+            data = contents
+        } else {
+            throw CommandFailure(message: "--activity: cannot read \(Output.safe(text))", code: ExitStatus.usage)
+        }
+        do {
+            return try JSONDecoder().decode(UserActivity.self, from: data)
+        } catch {
+            throw CommandFailure(message: "--activity: not a user activity (\(error))", code: ExitStatus.badData)
+        }
+    }
+
+    private func offerToBrowser(url: String, reason: String) throws {
+        var launched = false
+        if browser, url.lowercased().hasPrefix("https://") {
+            // An argument vector, never a shell: the URL is one argument.
+            let opener = Process()
+            opener.executableURL = URL(fileURLWithPath: "/usr/bin/xdg-open")
+            opener.arguments = [url]
+            launched = (try? opener.run()) != nil
+        }
+        if json {
+            try Output.json(["browser": ["url": url, "reason": reason, "launched": launched]] as [String: Any])
+        } else {
+            Output.line("not handled by Searchlight (\(Output.safe(reason)))")
+            Output.line("open it in a browser: \(Output.safe(url))")
+        }
+    }
+
+    private func open(_ resolution: Router.Resolution) throws {
+        let index = try CommandContext.open(global)
+        let route = resolution.route
+        switch Destination.resolve(route, in: index.engine, now: global.date) {
+        case .notFound(let message):
+            throw CommandFailure(message: Output.safe(message), code: ExitStatus.failure)
+        case .screen(let title, let items):
+            if json {
+                try Output.json([
+                    "route": ["contentType": route.contentType, "identifier": route.identifier],
+                    "via": resolution.source, "detail": resolution.detail,
+                    "screen": ["title": title, "items": items.map { JSONForm.result($0, explain: false) }],
+                ] as [String: Any])
+                return
+            }
+            Output.line("route \(Output.safe(route.description)) (via \(Output.safe(resolution.detail)))")
+            Output.line(title)
+            for item in items { Output.line("  \(Output.safe(item.title))  \(Output.safe(item.uniqueIdentifier))") }
+        case .item(let result):
             var attributes = AttributeSet(contentType: result.contentType)
             attributes.relatedUniqueIdentifier = result.uniqueIdentifier
             let activity = UserActivity(
-                activityType: "com.example.searchlight.view-\(route.contentType)", title: result.title,
-                userInfo: ["id": route.identifier], contentAttributeSet: attributes, isEligibleForSearch: true,
+                activityType: Router.viewActivityPrefix + route.contentType, title: result.title,
+                userInfo: ["id": route.identifier], requiredUserInfoKeys: ["id"], contentAttributeSet: attributes,
+                isEligibleForSearch: true, isEligibleForPublicIndexing: false,
                 persistentIdentifier: "view/\(result.uniqueIdentifier)")
             let outcome = try index.becomeCurrent(activity, at: global.date)
             let opened = index.engine.result(for: route.uniqueIdentifier) ?? result
             if json {
                 try Output.json([
                     "route": ["contentType": route.contentType, "identifier": route.identifier],
-                    "via": via, "activity": outcome.rawValue,
+                    "via": resolution.source, "detail": resolution.detail, "activity": outcome.rawValue,
                     "item": [
                         "uniqueIdentifier": opened.uniqueIdentifier, "domainIdentifier": opened.domainIdentifier ?? NSNull(),
                         "title": opened.title, "sources": opened.sources.map(\.rawValue),
-                        "views": opened.explanation.views,
+                        "views": opened.explanation.views, "visibility": opened.visibility.rawValue,
                         "attributeSet": JSONForm.encodable(opened.attributes),
                     ] as [String: Any],
                 ] as [String: Any])
                 return
             }
-            Output.line("route \(Output.safe(route.contentType)) \(Output.safe(route.identifier)) (via \(via))")
+            Output.line("route \(Output.safe(route.description)) (via \(Output.safe(resolution.detail)))")
             Output.line("\(Output.safe(opened.title))  [\(opened.contentType)]  \(opened.sources.map(\.rawValue).joined(separator: "+"))")
             if let description = opened.attributes.contentDescription { Output.line(Output.safe(description)) }
             Output.line("views \(opened.explanation.views)")
-        }
-    }
-}
-
-struct SettingsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "settings", abstract: "Settings stored with the index.", subcommands: [IndexingSetting.self])
-}
-
-struct IndexingSetting: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "indexing", abstract: "Whether viewed records become search results (disabled | viewed-records).")
-
-    @Argument(help: "disabled or viewed-records; omit to print the current value.")
-    var value: String?
-
-    @OptionGroup var global: GlobalOptions
-
-    func validate() throws {
-        if let value, IndexingPreference(rawValue: value) == nil {
-            throw ValidationError("'\(value)' is not an indexing preference: use disabled or viewed-records")
-        }
-    }
-
-    func run() throws {
-        try CommandContext.run {
-            let index = try CommandContext.open(global)
-            if let value, let preference = IndexingPreference(rawValue: value) {
-                try index.setPreference(preference, at: global.date)
-            }
-            Output.line("indexing \(index.engine.preference.rawValue)")
         }
     }
 }

@@ -167,3 +167,46 @@ import Testing
         #expect(lint.stdout.contains("x/1: no-thumbnail"))
     }
 }
+
+@Suite struct OpenCommandTests {
+    @Test func everySourceOpens() throws {
+        let cli = CLI()
+        let cases: [([String], String, String)] = [
+            (["open", "employee/7"], "employee/7", "identifier"),
+            (["open", "searchlight://photo/1"], "photo/1", "url"),
+            (["open", "https://photos.example.com/photos/4"], "photo/4", "universal-link"),
+            (["open", "https://sl.example.com/e/2"], "employee/2", "universal-link"),
+            (["open", "--activity", #"{"activityType":"com.apple.corespotlightitem","userInfo":{"kCSSearchableItemActivityIdentifier":"show/3"}}"#], "show/3", "core-spotlight"),
+            (["open", "--activity", #"{"activityType":"com.example.searchlight.view-show","userInfo":{"id":"6"},"requiredUserInfoKeys":["id"]}"#], "show/6", "activity"),
+            (["open", "--activity", #"{"activityType":"NSUserActivityTypeBrowsingWeb","webpageURL":"https://tv.example.com/shows/1"}"#], "show/1", "universal-link"),
+        ]
+        for (arguments, id, via) in cases {
+            let run = try cli.run(arguments + ["--json"])
+            #expect(run.status == 0, "\(arguments)")
+            #expect((run.json?["item"] as? [String: Any])?["uniqueIdentifier"] as? String == id, "\(arguments)")
+            #expect(run.json?["via"] as? String == via, "\(arguments)")
+        }
+        let shortcut = try cli.run(["open", "com.example.searchlight.people", "--json"])
+        #expect(shortcut.json?["via"] as? String == "shortcut")
+        #expect(((shortcut.json?["screen"] as? [String: Any])?["items"] as? [Any])?.count ?? 0 >= 25)
+    }
+
+    @Test func failuresHaveClearMessagesAndExitCodes() throws {
+        let cli = CLI()
+        let created = try cli.run(["index", "stats"])
+        #expect(created.stderr.contains("notice: created a new index"))
+        let browser = try cli.run(["open", "https://elsewhere.example.org/page", "--json"])
+        #expect(browser.status == 0)
+        #expect((browser.json?["browser"] as? [String: Any])?["url"] as? String == "https://elsewhere.example.org/page")
+        for refused in ["javascript:alert(1)", "file:///etc/passwd", "employee/999"] {
+            let run = try cli.run(["open", refused])
+            #expect(run.status == 1, "\(refused)")
+            #expect(run.stderr.split(separator: "\n").count == 1)
+        }
+        let missing = try cli.run(["open", "--activity", #"{"activityType":"com.example.searchlight.view-show","requiredUserInfoKeys":["id"]}"#])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("missing userInfo id"))
+        #expect(try cli.run(["open", "not an identifier"]).status == 64)
+        #expect(try cli.run(["open", ""]).status == 64)
+    }
+}

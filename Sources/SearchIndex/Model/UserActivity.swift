@@ -51,6 +51,29 @@ public struct UserActivity: Codable, Sendable, Hashable {
         self.persistentIdentifier = persistentIdentifier
     }
 
+    enum CodingKeys: String, CodingKey {
+        case activityType, title, keywords, userInfo, requiredUserInfoKeys, webpageURL, contentAttributeSet
+        case isEligibleForSearch, isEligibleForPublicIndexing, isEligibleForHandoff, expirationDate, persistentIdentifier
+    }
+
+    /// Missing fields take Apple's defaults.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            activityType: try c.decode(String.self, forKey: .activityType),
+            title: try c.decodeIfPresent(String.self, forKey: .title),
+            keywords: try c.decodeIfPresent([String].self, forKey: .keywords) ?? [],
+            userInfo: try c.decodeIfPresent([String: String].self, forKey: .userInfo) ?? [:],
+            requiredUserInfoKeys: try c.decodeIfPresent([String].self, forKey: .requiredUserInfoKeys) ?? [],
+            webpageURL: try c.decodeIfPresent(String.self, forKey: .webpageURL),
+            contentAttributeSet: try c.decodeIfPresent(AttributeSet.self, forKey: .contentAttributeSet),
+            isEligibleForSearch: try c.decodeIfPresent(Bool.self, forKey: .isEligibleForSearch) ?? false,
+            isEligibleForPublicIndexing: try c.decodeIfPresent(Bool.self, forKey: .isEligibleForPublicIndexing),
+            isEligibleForHandoff: try c.decodeIfPresent(Bool.self, forKey: .isEligibleForHandoff) ?? true,
+            expirationDate: try c.decodeIfPresent(Date.self, forKey: .expirationDate),
+            persistentIdentifier: try c.decodeIfPresent(String.self, forKey: .persistentIdentifier))
+    }
+
     /// The item this activity is about, if any.
     public var relatedUniqueIdentifier: String? { contentAttributeSet?.relatedUniqueIdentifier }
 
