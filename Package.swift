@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
     ],
     targets: [
         // The engine: model, tokenizer, trie, ranking. Pure Swift, no I/O.
@@ -28,14 +29,18 @@ let package = Package(
             cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])],
             linkerSettings: [.linkedLibrary("xml2")]
         ),
+        // ncurses with the wide-character API, for the terminal driver.
+        .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         // Fixtures, importers (JSON / JSON Lines), the web markup crawler.
         .target(name: "Catalog", dependencies: ["SearchIndex", "CHTMLParser"]),
         // Routes from identifiers, activities and URLs.
         .target(name: "Routing", dependencies: ["SearchIndex"]),
+        // The terminal UI as a pure screen model: state and keys in, cells out.
+        .target(name: "TerminalUI", dependencies: ["SearchIndex", "SearchStore", "Routing", "Catalog"]),
         .executableTarget(
             name: "searchlight",
             dependencies: [
-                "SearchIndex", "SearchStore", "Catalog", "Routing",
+                "SearchIndex", "SearchStore", "Catalog", "Routing", "TerminalUI", "CNcurses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -47,6 +52,12 @@ let package = Package(
             dependencies: ["Routing", "SearchIndex", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "SearchlightCLITests", dependencies: ["searchlight"]),
+        .testTarget(
+            name: "TerminalUITests",
+            dependencies: ["TerminalUI", "SearchIndex", "SearchStore", "Routing", "Catalog",
+                           .product(name: "SnapshotTesting", package: "swift-snapshot-testing")],
+            exclude: ["__Snapshots__"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import Routing
+import TerminalUI
 
 @main
 struct Searchlight: ParsableCommand {
@@ -14,7 +16,15 @@ struct Searchlight: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        throw CommandContext.fail("the terminal UI is not available in this build; try 'searchlight search QUERY' or 'searchlight --help'", ExitStatus.failure)
+        try CommandContext.run {
+            guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else {
+                throw CommandFailure(message: "the terminal UI needs a terminal; for scripts use 'searchlight search QUERY --json'", code: ExitStatus.usage)
+            }
+            let index = try CommandContext.open(global)
+            let router = try Router.load(dataDirectory: global.dataDirectory)
+            let clock: @Sendable () -> Date = { [now = global.now] in now.flatMap(Clock.parse) ?? Date() }
+            TerminalSession.run(backend: IndexBackend(index: index, router: router, dataDirectory: global.dataDirectory, clock: clock))
+        }
     }
 
     /// Moves global options written before the subcommand name after it, so

@@ -1,0 +1,219 @@
+import Catalog
+import Foundation
+import Routing
+import SearchIndex
+import SearchStore
+
+/// The backend over a real index: queries the engine, opens through the
+/// router (recording an engagement), and runs the inspector's actions on
+/// the persistent index.
+public final class IndexBackend: SearchBackend {
+    public let index: PersistentIndex
+    public let router: Router
+    public let dataDirectory: String
+    private let clock: () -> Date
+
+    public init(index: PersistentIndex, router: Router, dataDirectory: String, clock: @escaping () -> Date) {
+        self.index = index
+        self.router = router
+        self.dataDirectory = dataDirectory
+        self.clock = clock
+    }
+
+    public var progress: String? { nil }
+
+    public func search(_ text: String, limit: Int) -> (response: SearchResponse, microseconds: Int) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let response = index.engine.search(SearchQuery(text, limit: limit, now: clock()))
+        return (response, Int((DispatchTime.now().uptimeNanoseconds - start) / 1000))
+    }
+
+    // MARK: - Opening
+
+    /// The activity the system would hand the app to continue this result.
+    func continuation(for result: SearchResult) -> UserActivity {
+        if result.sources.contains(.item) {
+            return UserActivity(activityType: UserActivity.searchableItemActionType,
+                                userInfo: [UserActivity.searchableItemIdentifierKey: result.uniqueIdentifier])
+        }
+        if result.sources.contains(.web), let url = result.attributes.url {
+            return UserActivity(activityType: UserActivity.browsingWebType, webpageURL: url)
+        }
+        if let stored = index.engine.activities[result.uniqueIdentifier] { return stored }
+        return UserActivity(activityType: UserActivity.searchableItemActionType,
+                            userInfo: [UserActivity.searchableItemIdentifierKey: result.uniqueIdentifier])
+    }
+
+    public func open(_ result: SearchResult) -> Detail {
+        let activity = continuation(for: result)
+        do {
+            switch try router.route(activity: activity) {
+            case .route(let resolution):
+                return detail(for: resolution)
+            case .browser(let url, let reason):
+                // A web page the app does not handle: shown, with the browser offer.
+                return Detail(via: "opened via web page (\(reason))", title: result.title,
+                              subtitle: "\(Describe.badge(result.contentType)) · \(result.uniqueIdentifier)",
+                              facts: Describe.facts(result.attributes).map { Detail.Fact($0.0, $0.1) },
+                              actions: ["open web page \(url)"], browserURL: url)
+            }
+        } catch {
+            return Detail(via: "could not open: \(error)", title: result.title)
+        }
+    }
+
+    public func open(identifier: String) -> Detail {
+        do {
+            return detail(for: try router.route(identifier: identifier))
+        } catch {
+            return Detail(via: "could not open: \(error)", title: identifier)
+        }
+    }
+
+    public var quickActions: [QuickAction] {
+        router.shortcuts.map { QuickAction(type: $0.type, title: $0.title, subtitle: $0.subtitle ?? "") }
+    }
+
+    public func runQuickAction(_ type: String) -> Detail {
+        do {
+            return detail(for: try router.route(shortcut: type))
+        } catch {
+            return Detail(via: "could not run the quick action: \(error)", title: type)
+        }
+    }
+
+    private func detail(for resolution: Router.Resolution) -> Detail {
+        let now = clock()
+        switch Destination.resolve(resolution.route, in: index.engine, now: now) {
+        case .notFound(let message):
+            return Detail(via: "opened via \(resolution.detail)", title: message)
+        case .screen(let title, let items):
+            return Detail(via: "opened via \(resolution.detail)", title: title, subtitle: "\(items.count) item\(items.count == 1 ? "" : "s")",
+                          related: items.map { Detail.Related(heading: title, title: $0.title, identifier: $0.uniqueIdentifier) })
+        case .item(let result):
+            recordView(result, route: resolution.route, at: now)
+            let current = index.engine.result(for: result.uniqueIdentifier) ?? result
+            return Detail(
+                via: "opened via \(resolution.detail)", title: current.title,
+                subtitle: "\(Describe.badge(current.contentType)) · \(current.uniqueIdentifier) · \(Describe.sources(current.sources)) · \(current.explanation.views) view\(current.explanation.views == 1 ? "" : "s")",
+                facts: Describe.facts(current.attributes).map { Detail.Fact($0.0, $0.1) },
+                actions: actions(current.attributes), related: related(current, now: now))
+        }
+    }
+
+    private func recordView(_ result: SearchResult, route: Route, at date: Date) {
+        var attributes = AttributeSet(contentType: result.contentType)
+        attributes.relatedUniqueIdentifier = result.uniqueIdentifier
+        let activity = UserActivity(
+            activityType: Router.viewActivityPrefix + route.contentType, title: result.title,
+            userInfo: ["id": route.identifier], requiredUserInfoKeys: ["id"], contentAttributeSet: attributes,
+            isEligibleForSearch: true, isEligibleForPublicIndexing: false,
+            persistentIdentifier: "view/\(result.uniqueIdentifier)")
+        _ = try? index.becomeCurrent(activity, at: date)
+    }
+
+    private func actions(_ a: AttributeSet) -> [String] {
+        var out: [String] = []
+        if a.supportsPhoneCall == true { out += a.phoneNumbers.map { "call \($0)" } }
+        out += a.emailAddresses.map { "e-mail \($0)" }
+        if let url = a.url { out.append("open web page \(url)") }
+        return out
+    }
+
+    /// Others in the same department; a photo's album and group; an album's
+    /// photos; shows of the same genre.
+    private func related(_ result: SearchResult, now: Date) -> [Detail.Related] {
+        let engine = index.engine
+        func visible(_ id: String) -> SearchResult? { engine.isVisible(id, at: now) ? engine.result(for: id) : nil }
+        var out: [Detail.Related] = []
+        let extras = result.attributes.extras
+        func peers(prefix: String, key: String, heading: String) {
+            guard let value = extras[key] else { return }
+            let ids = engine.records.values
+                .filter { $0.item.uniqueIdentifier.hasPrefix(prefix) && $0.item.uniqueIdentifier != result.uniqueIdentifier && $0.item.attributeSet.extras[key] == value }
+                .map(\.item.uniqueIdentifier).sorted()
+            for id in ids { if let r = visible(id) { out.append(Detail.Related(heading: heading, title: r.title, identifier: id)) } }
+        }
+        switch result.uniqueIdentifier.split(separator: "/").first {
+        case "employee":
+            peers(prefix: "employee/", key: "department", heading: "Others in \(extras["department"] ?? "the department")")
+        case "photo":
+            for key in ["albumIdentifier", "groupIdentifier"] {
+                if let id = extras[key], let r = visible(id) {
+                    out.append(Detail.Related(heading: key == "albumIdentifier" ? "Album" : "Group", title: r.title, identifier: id))
+                }
+            }
+            peers(prefix: "photo/", key: "albumIdentifier", heading: "More in this album")
+        case "album", "group":
+            let key = result.uniqueIdentifier.hasPrefix("album/") ? "albumIdentifier" : "groupIdentifier"
+            let ids = engine.records.values.filter { $0.item.attributeSet.extras[key] == result.uniqueIdentifier }
+                .map(\.item.uniqueIdentifier).sorted()
+            for id in ids { if let r = visible(id) { out.append(Detail.Related(heading: "Photos", title: r.title, identifier: id)) } }
+        case "show":
+            peers(prefix: "show/", key: "genre", heading: "More \(extras["genre"] ?? "") shows")
+        default:
+            break
+        }
+        return out
+    }
+
+    // MARK: - Inspector
+
+    public func inspector() -> InspectorSnapshot {
+        let engine = index.engine
+        var domains: [String: Int] = [:]
+        var sources: [String: Int] = Dictionary(uniqueKeysWithValues: Source.allCases.map { ($0.rawValue, 0) })
+        for record in engine.records.values {
+            domains[record.item.domainIdentifier ?? "(none)", default: 0] += 1
+            sources[record.source.rawValue, default: 0] += 1
+        }
+        sources[Source.activity.rawValue] = engine.activities.count
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss"
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        var log = ((try? index.operationLog(limit: 100)) ?? []).map { (formatter.string(from: $0.date), $0.kind, $0.detail) }
+        for id in engine.expiredIdentifiers(at: clock()) { log.append(("now", "expired", id)) }
+        return InspectorSnapshot(
+            byDomain: domains.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+            bySource: Source.allCases.map { ($0.rawValue, sources[$0.rawValue] ?? 0) },
+            preference: engine.preference, log: log)
+    }
+
+    private func attempt(_ body: () throws -> String) -> String {
+        do { return try body() } catch { return "failed: \(error)" }
+    }
+
+    public func togglePreference() -> String {
+        attempt {
+            let next: IndexingPreference = index.engine.preference == .disabled ? .viewedRecords : .disabled
+            try index.setPreference(next, at: clock())
+            return "indexing \(next.rawValue)"
+        }
+    }
+
+    public func deleteItem(_ identifier: String) -> String {
+        attempt { "deleted \(try index.deleteItems(identifiers: [identifier], at: clock()).count) item" }
+    }
+
+    public func deleteDomain(_ domain: String) -> String {
+        attempt {
+            let removed = try index.deleteItems(domainIdentifiers: [domain], at: clock()).count
+            return "deleted \(removed) item\(removed == 1 ? "" : "s") in \(domain)"
+        }
+    }
+
+    public func deleteEverything() -> String {
+        attempt {
+            try index.deleteAll(at: clock())
+            return "deleted everything"
+        }
+    }
+
+    public func reindex() -> String {
+        attempt {
+            let items = try FixtureCatalog.items(in: dataDirectory)
+            try index.replaceAll(with: items, reason: dataDirectory, at: clock())
+            return "re-indexed \(items.count) items from \(dataDirectory)"
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import SearchIndex
+
+/// What the terminal UI asks of the index, the router and the store. The
+/// screen model depends on this protocol only, so tests can drive it with
+/// a real index in memory.
+public protocol SearchBackend: AnyObject {
+    /// Runs a query; returns the response and the time it took in microseconds.
+    func search(_ text: String, limit: Int) -> (response: SearchResponse, microseconds: Int)
+    /// Opens a result the way the system would (continuation → router →
+    /// detail) and records an engagement.
+    func open(_ result: SearchResult) -> Detail
+    /// Opens an identifier (a related item).
+    func open(identifier: String) -> Detail
+    var quickActions: [QuickAction] { get }
+    func runQuickAction(_ type: String) -> Detail
+    func inspector() -> InspectorSnapshot
+    /// Each returns a one-line message for the status line.
+    func togglePreference() -> String
+    func deleteItem(_ identifier: String) -> String
+    func deleteDomain(_ domain: String) -> String
+    func deleteEverything() -> String
+    func reindex() -> String
+    /// Progress of background work, if any ("re-indexing 40%").
+    var progress: String? { get }
+}

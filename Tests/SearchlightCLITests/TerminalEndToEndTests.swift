@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+
+/// The real binary in a real terminal (tmux), used as a person would:
+/// type, see, open, go back, resize, quit — and the terminal is as it was.
+@Suite(.serialized) struct TerminalEndToEndTests {
+    static let tmuxAvailable = FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")
+
+    final class Tmux {
+        let socket = "searchlight-e2e-\(UUID().uuidString.prefix(8))"
+        let cli = CLI()
+
+        @discardableResult
+        func tmux(_ arguments: [String]) throws -> String {
+            // Through the shell with system(3), not Foundation's Process: the
+            // tmux server that new-session starts inherits the descriptors
+            // Process watches and would keep it waiting forever.
+            let outputPath = (cli.folder as NSString).appendingPathComponent("tmux-\(UUID().uuidString).out")
+            defer { try? FileManager.default.removeItem(atPath: outputPath) }
+            let words = ["/usr/bin/tmux", "-L", socket] + arguments
+            let command = "TERM=xterm-256color TMUX= " + words.map(Self.quote).joined(separator: " ")
+                + " >" + Self.quote(outputPath) + " 2>/dev/null </dev/null"
+            _ = system(command)
+            return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        }
+
+        static func quote(_ word: String) -> String {
+            "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }
+
+        func start(width: Int, height: Int) throws {
+            try tmux(["new-session", "-d", "-x", "\(width)", "-y", "\(height)", "bash --norc --noprofile"])
+            try tmux(["set-option", "-g", "status", "off"])
+        }
+
+        func send(_ keys: String...) throws { try tmux(["send-keys"] + keys) }
+        func type(_ text: String) throws { try tmux(["send-keys", "-l", text]) }
+        func screen() throws -> String { try tmux(["capture-pane", "-p"]) }
+
+        /// Waits until the screen contains `text`, up to ten seconds.
+        @discardableResult
+        func waitFor(_ text: String, _ comment: Comment? = nil) throws -> String {
+            var last = ""
+            for _ in 0..<100 {
+                last = try screen()
+                if last.contains(text) { return last }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            Issue.record("timed out waiting for \(text.debugDescription)\n\(last)")
+            return last
+        }
+
+        func file(_ name: String) -> String { (cli.folder as NSString).appendingPathComponent(name) }
+
+        func launch(_ extra: String = "") throws {
+            let command = "stty -a > \(file("before.txt")); \(extra) '\(CLI.binary)' --index '\(cli.indexPath)' --data '\(CLI.dataDirectory)'; " +
+                "echo \"exit=$?\" > \(file("status.txt")); stty -a > \(file("after.txt")); clear; echo SESSION-DONE"
+            try type(command)
+            try send("Enter")
+        }
+
+        func stop() { _ = try? tmux(["kill-server"]) }
+    }
+
+    @Test(.enabled(if: tmuxAvailable)) func typeOpenGoBackResizeQuit() throws {
+        let t = Tmux()
+        defer { t.stop() }
+        try t.start(width: 100, height: 30)
+        try t.launch()
+        try t.waitFor("Type to search")
+        try t.type("brent")
+        var screen = try t.waitFor("Brent Reid")
+        #expect(screen.contains("Search › brent"))
+        #expect(screen.contains("µs"))
+        #expect(screen.contains("▣ 120×120 JPEG"))
+        try t.send("Enter")
+        screen = try t.waitFor("opened via Core Spotlight item employee/1")
+        #expect(screen.contains("Actions (shown, not run)"))
+        try t.send("Escape")
+        screen = try t.waitFor("Tab why")
+        #expect(screen.contains("Search › brent"))
+        #expect(screen.contains("▸ [person] Brent Reid"))
+        try t.tmux(["resize-window", "-x", "40", "-y", "12"])
+        Thread.sleep(forTimeInterval: 0.5)
+        screen = try t.waitFor("Brent Reid")
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == 12)
+        #expect(lines.first?.hasPrefix("Search › brent") == true)
+        #expect(lines.last?.hasPrefix("↑↓ move") == true)
+        try t.send("C-u")
+        try t.type("北极")
+        screen = try t.waitFor("北极光")
+        #expect(screen.contains("[photo] 北极光"))
+        try t.tmux(["resize-window", "-x", "100", "-y", "30"])
+        try t.send("F1")
+        try t.waitFor("Ctrl-W")
+        try t.send("Escape")
+        try t.send("C-c")
+        try t.waitFor("SESSION-DONE")
+        let before = try String(contentsOfFile: t.file("before.txt"), encoding: .utf8)
+        let after = try String(contentsOfFile: t.file("after.txt"), encoding: .utf8)
+        // Size lines differ after the resize; every mode flag must be back.
+        func flags(_ s: String) -> [String] { s.split(separator: "\n").dropFirst().map(String.init) }
+        #expect(flags(before) == flags(after))
+        #expect(try String(contentsOfFile: t.file("status.txt"), encoding: .utf8).contains("exit=0"))
+    }
+
+    @Test(.enabled(if: tmuxAvailable)) func terminalIsRestoredOnSIGTERM() throws {
+        let t = Tmux()
+        defer { t.stop() }
+        try t.start(width: 80, height: 24)
+        try t.launch()
+        try t.waitFor("Type to search")
+        try t.type("aur")
+        try t.waitFor("Aurora")
+        let pkill = Process()
+        pkill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
+        pkill.arguments = ["-TERM", "-f", t.cli.indexPath]
+        try pkill.run()
+        pkill.waitUntilExit()
+        try t.waitFor("SESSION-DONE")
+        let before = try String(contentsOfFile: t.file("before.txt"), encoding: .utf8)
+        let after = try String(contentsOfFile: t.file("after.txt"), encoding: .utf8)
+        #expect(before == after)
+        #expect(try String(contentsOfFile: t.file("status.txt"), encoding: .utf8).contains("exit=143"))
+    }
+
+    @Test(.enabled(if: tmuxAvailable)) func noColorAndHostileDataStayPlain() throws {
+        let t = Tmux()
+        defer { t.stop() }
+        let file = try t.cli.write("hostile.jsonl", #"{"uniqueIdentifier":"x/1","visibility":"public","attributeSet":{"title":"Zebra\u001b[2J\u001b]0;owned\u0007 title"}}"# + "\n")
+        #expect(try t.cli.run(["index", "import", file]).status == 0)
+        try t.start(width: 100, height: 30)
+        try t.launch("NO_COLOR=1")
+        try t.waitFor("Type to search")
+        try t.type("zebra")
+        let screen = try t.waitFor("Zebra")
+        #expect(screen.contains("Zebra␛[2J␛]0;owned␇ title"))
+        #expect(!screen.contains("owned\u{07}"))
+        let colours = try t.tmux(["capture-pane", "-p", "-e"])
+        #expect(!colours.contains("38;5;"), "NO_COLOR: no colour sequences")
+        try t.send("C-c")
+        try t.waitFor("SESSION-DONE")
+    }
+}

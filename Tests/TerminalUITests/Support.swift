@@ -1,0 +1,58 @@
+import Catalog
+import Foundation
+import Routing
+import SearchIndex
+import SearchStore
+@testable import TerminalUI
+
+let dataDirectory: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    while url.path != "/" {
+        url.deleteLastPathComponent()
+        if FileManager.default.fileExists(atPath: url.appendingPathComponent("Data/employees.json").path) {
+            return url.appendingPathComponent("Data").path
+        }
+    }
+    return "Data"
+}()
+
+let fixedNow = ISO8601DateFormatter().date(from: "2026-11-22T20:00:00Z")!
+
+/// A backend over the real fixtures in an in-memory index, at a fixed clock.
+func makeBackend(extra: [SearchableItem] = []) throws -> IndexBackend {
+    let index = try PersistentIndex(store: IndexStore(path: nil))
+    try index.replaceAll(with: try FixtureCatalog.items(in: dataDirectory) + extra, reason: "fixtures", at: fixedNow)
+    return IndexBackend(index: index, router: try Router.load(dataDirectory: dataDirectory), dataDirectory: dataDirectory,
+                        clock: { fixedNow })
+}
+
+/// A backend whose search time is always the same, so whole screens can be
+/// compared with stored snapshots.
+final class SteadyBackend: SearchBackend {
+    let inner: IndexBackend
+    init(_ inner: IndexBackend) { self.inner = inner }
+    func search(_ text: String, limit: Int) -> (response: SearchResponse, microseconds: Int) {
+        (inner.search(text, limit: limit).response, 42)
+    }
+    func open(_ result: SearchResult) -> Detail { inner.open(result) }
+    func open(identifier: String) -> Detail { inner.open(identifier: identifier) }
+    var quickActions: [QuickAction] { inner.quickActions }
+    func runQuickAction(_ type: String) -> Detail { inner.runQuickAction(type) }
+    func inspector() -> InspectorSnapshot {
+        var snapshot = inner.inspector()
+        snapshot.log = snapshot.log.map { ("00:00:00", $0.1, $0.2) }
+        return snapshot
+    }
+    func togglePreference() -> String { inner.togglePreference() }
+    func deleteItem(_ identifier: String) -> String { inner.deleteItem(identifier) }
+    func deleteDomain(_ domain: String) -> String { inner.deleteDomain(domain) }
+    func deleteEverything() -> String { inner.deleteEverything() }
+    func reindex() -> String { inner.reindex() }
+    var progress: String? { nil }
+}
+
+extension TerminalApp {
+    func type(_ text: String) {
+        for character in text { handle(.character(character)) }
+    }
+}

@@ -1,0 +1,245 @@
+import Foundation
+import SearchIndex
+import Testing
+@testable import TerminalUI
+
+@Suite struct TerminalAppTests {
+    func app(width: Int = 100, height: Int = 30, extra: [SearchableItem] = []) throws -> TerminalApp {
+        TerminalApp(backend: try makeBackend(extra: extra), width: width, height: height, color: true)
+    }
+
+    @Test func emptyStateSaysWhatToType() throws {
+        let text = try app().render().text
+        #expect(text.contains("Type to search"))
+    }
+
+    @Test func resultsFollowEveryKeystroke() throws {
+        let app = try app()
+        app.type("b")
+        let first = app.state.results.map(\.uniqueIdentifier)
+        app.type("rent")
+        #expect(app.state.results.first?.title == "Brent Reid")
+        #expect(app.state.results.map(\.uniqueIdentifier) != first)
+        let screen = app.render()
+        #expect(screen.lines[0].contains("Search › brent"))
+        #expect(screen.lines[0].contains("result"))
+        #expect(screen.lines[0].contains("µs"))
+        #expect(screen.text.contains("[person] Brent Reid"))
+    }
+
+    @Test func matchedCharactersAreHighlighted() throws {
+        let app = try app()
+        app.type("bre")
+        let screen = app.render()
+        let row = try #require(screen.lines.firstIndex { $0.contains("Brent Reid") })
+        let column = try #require(Array(screen.lines[row]).firstIndex(of: "B"))
+        #expect(screen[row, column].style.underline)
+        #expect(screen[row, column + 2].style.underline)  // "e"
+        #expect(!screen[row, column + 3].style.underline)  // "n"
+    }
+
+    @Test func noResultsSuggestsSomething() throws {
+        let app = try app()
+        app.type("qqqqzz")
+        #expect(app.render().text.contains("No results for “qqqqzz”"))
+    }
+
+    @Test func thumbnailIsDescribedWithASwatch() throws {
+        let app = try app()
+        app.type("aurora over")
+        let screen = app.render()
+        let row = try #require(screen.lines.firstIndex { $0.contains("▣ 120×80 JPEG") })
+        #expect(screen.lines[row].contains("aurora behind mountains"))
+        let swatch = try #require(Array(screen.lines[row]).firstIndex(of: "█"))
+        #expect(screen[row, swatch].style.foreground == RGB(hex: "#3BB273"))
+    }
+
+    @Test func noColorDropsColoursButKeepsEmphasis() throws {
+        let app = TerminalApp(backend: try makeBackend(), width: 100, height: 30, color: false)
+        app.type("bre")
+        let screen = app.render()
+        #expect(screen.cells.allSatisfy { $0.style.foreground == nil && $0.style.background == nil })
+        #expect(screen.cells.contains { $0.style.underline })
+        #expect(!screen.text.contains("██"))
+    }
+
+    @Test func readlineEditingKeys() throws {
+        let app = try app()
+        app.type("brent reid")
+        app.handle(.control("w"))
+        #expect(app.state.query == "brent ")
+        app.handle(.control("a"))
+        app.type("x")
+        #expect(app.state.query == "xbrent ")
+        app.handle(.control("e"))
+        app.handle(.backspace)
+        #expect(app.state.query == "xbrent")
+        app.handle(.home)
+        app.handle(.delete)
+        #expect(app.state.query == "brent")
+        for _ in 0..<4 { app.handle(.right) }
+        app.handle(.control("u"))
+        #expect(app.state.query == "t")
+        app.handle(.end)
+        app.handle(.escape)
+        #expect(app.state.query.isEmpty)
+        #expect(!app.shouldQuit)
+        app.handle(.escape)
+        #expect(app.shouldQuit)
+    }
+
+    @Test func selectionMovesWithFzfKeysAndPages() throws {
+        let app = try app()
+        app.type("e")
+        #expect(app.state.selection == 0)
+        for key in [Key.down, .control("n"), .control("j")] { app.handle(key) }
+        #expect(app.state.selection == 3)
+        for key in [Key.up, .control("p"), .control("k")] { app.handle(key) }
+        #expect(app.state.selection == 0)
+        app.handle(.up)
+        #expect(app.state.selection == 0)
+        app.handle(.pageDown)
+        #expect(app.state.selection == 9)  // nine three-row results fit in 100×30
+        #expect(app.state.scroll == 1)
+        app.handle(.pageUp)
+        #expect(app.state.selection == 0)
+        app.handle(.wheelDown)
+        #expect(app.state.selection == 1)
+    }
+
+    @Test func previewFollowsTheSelectionAndExplainsOnTab() throws {
+        let app = try app()
+        app.type("bre")
+        app.handle(.down)
+        var text = app.render().text
+        #expect(text.contains("│ \(app.state.selected!.title)"))
+        #expect(!text.contains("why here"))
+        app.handle(.tab)
+        text = app.render().text
+        #expect(text.contains("why here"))
+        #expect(text.contains("typos 0"))
+    }
+
+    @Test func enterOpensThroughTheRouterAndEscGoesBack() throws {
+        let app = try app()
+        app.type("brent r")
+        app.handle(.enter)
+        guard case .detail(let detail) = app.state.mode else { Issue.record("no detail"); return }
+        #expect(detail.via == "opened via Core Spotlight item employee/1")
+        #expect(detail.actions.contains("call +1 (555) 010-2001"))
+        #expect(detail.related.contains { $0.heading == "Others in Engineering" })
+        #expect(app.render().text.contains("Actions (shown, not run)"))
+        // The engagement is recorded: the result now has an activity source.
+        #expect(app.state.results.first?.sources == [.item, .activity])
+        app.handle(.escape)
+        #expect(app.state.mode == .search)
+        #expect(app.state.query == "brent r")
+        #expect(app.state.selection == 0)
+    }
+
+    @Test func photoDetailShowsItsAlbum() throws {
+        let app = try app()
+        app.type("北极光")
+        app.handle(.enter)
+        guard case .detail(let detail) = app.state.mode else { Issue.record("no detail"); return }
+        #expect(detail.related.contains { $0.heading == "Album" && $0.identifier == "album/1" })
+        // Enter on a related item opens it.
+        let index = try #require(detail.related.firstIndex { $0.identifier == "album/1" })
+        for _ in 0..<index { app.handle(.down) }
+        app.handle(.enter)
+        guard case .detail(let album) = app.state.mode else { Issue.record("no detail"); return }
+        #expect(album.title == "Arctic Winter")
+        #expect(album.related.contains { $0.identifier == "photo/1" })
+    }
+
+    @Test func quickActionsRouteTheSameWay() throws {
+        let app = try app()
+        app.handle(.control("o"))
+        #expect(app.render().text.contains("All photos"))
+        app.handle(.down)
+        app.handle(.enter)
+        guard case .detail(let detail) = app.state.mode else { Issue.record("no detail"); return }
+        #expect(detail.via.contains("quick action"))
+        #expect(detail.title == "All photos")
+        #expect(detail.related.count >= 10)
+    }
+
+    @Test func inspectorDeletesWithConfirmationAndResultsFollowAtOnce() throws {
+        let app = try app()
+        app.type("bre")
+        let doomed = try #require(app.state.selected?.uniqueIdentifier)
+        app.handle(.control("t"))
+        var text = app.render().text
+        #expect(text.contains("Inspector"))
+        #expect(text.contains("com.example.colleagues.employee"))
+        #expect(text.contains("indexing preference: viewed-records"))
+        app.handle(.character("d"))
+        #expect(app.render().text.contains("Delete \(doomed)? (y/n)"))
+        app.handle(.character("n"))
+        #expect(app.state.results.contains { $0.uniqueIdentifier == doomed })
+        app.handle(.character("d"))
+        app.handle(.character("y"))
+        #expect(!app.state.results.contains { $0.uniqueIdentifier == doomed })
+        text = app.render().text
+        #expect(text.contains("deleted"))
+        // Domain, then everything, then re-index.
+        app.handle(.character("D"))
+        app.handle(.character("y"))
+        #expect(!app.state.results.contains { $0.uniqueIdentifier.hasPrefix("employee/") })
+        app.handle(.character("X"))
+        app.handle(.character("y"))
+        #expect(app.state.results.isEmpty)
+        app.handle(.character("r"))
+        app.handle(.character("y"))
+        #expect(app.state.results.first?.title == "Brent Reid")
+        app.handle(.character("p"))
+        #expect(app.render().text.contains("indexing preference: disabled"))
+        app.handle(.escape)
+        #expect(app.state.mode == .search)
+    }
+
+    @Test func helpListsEveryKey() throws {
+        let app = try app()
+        app.handle(.character("?"))
+        let text = app.render().text
+        for keys in ["Ctrl-U", "Ctrl-W", "PgUp", "Enter", "Esc", "Ctrl-C", "Tab", "F1"] { #expect(text.contains(keys), "\(keys)") }
+        app.handle(.escape)
+        app.handle(.function(1))
+        #expect(app.state.mode == .help)
+    }
+
+    @Test func resizeDownToFortyByTwelveKeepsEverythingInside() throws {
+        let app = try app()
+        app.type("北极")
+        for (w, h) in [(40, 12), (100, 30), (41, 13), (20, 6), (10, 3), (40, 12)] {
+            app.handle(.resize(width: w, height: h))
+            let screen = app.render()
+            #expect(screen.width == w && screen.height == h)
+            #expect(screen.lines.allSatisfy { DisplayWidth.of($0) <= w })
+        }
+        #expect(app.render().text.contains("北极光"))
+    }
+
+    @Test func hostileTitlesNeverReachTheTerminal() throws {
+        let hostile = SearchableItem(
+            uniqueIdentifier: "x/1", domainIdentifier: "x",
+            attributeSet: AttributeSet(title: "Evil\u{1B}[2J\u{1B}]0;owned\u{07}zebra", contentDescription: "bell\u{07}\u{9B}31m"),
+            visibility: .public)
+        let app = try app(extra: [hostile])
+        app.type("evil")
+        let screen = app.render()
+        #expect(screen.text.contains("Evil␛[2J␛]0;owned␇zebra"))
+        for cell in screen.cells {
+            #expect(!cell.text.unicodeScalars.contains { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) })
+        }
+    }
+
+    @Test func clickSelectsThenOpens() throws {
+        let app = try app()
+        app.type("bre")
+        app.handle(.click(row: 2 + 3, column: 5))
+        #expect(app.state.selection == 1)
+        app.handle(.click(row: 2 + 3, column: 5))
+        if case .detail = app.state.mode {} else { Issue.record("a second click opens") }
+    }
+}
