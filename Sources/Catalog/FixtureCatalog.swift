@@ -58,7 +58,7 @@ public enum FixtureCatalog {
 
     static func show(_ s: FixtureRecords.Show) -> SearchableItem {
         SearchableItem(
-            uniqueIdentifier: "show/\(s.id)", domainIdentifier: showDomain,
+            uniqueIdentifier: "show/\(s.id)", domainIdentifier: showDomain, expirationDate: s.expires,
             attributeSet: AttributeSet(
                 contentType: "public.movie", title: s.name,
                 contentDescription: s.description, keywords: [s.genre], thumbnail: s.poster,

@@ -1,3 +1,4 @@
+import Foundation
 import SearchIndex
 
 /// The shapes of the bundled fixture files in `Data/`.
@@ -22,6 +23,8 @@ enum FixtureRecords {
         var rating: Double?
         var url: String?
         var poster: Thumbnail?
+        /// ISO 8601; the show leaves the index then.
+        var expires: Date?
     }
 
     struct Collection: Decodable {

@@ -9,7 +9,7 @@ struct Searchlight: ParsableCommand {
         commandName: "searchlight",
         abstract: "A terminal search browser: Core Spotlight items, activities and web markup, ranked as you type.",
         subcommands: [
-            SearchCommand.self, IndexCommand.self, OpenCommand.self, SettingsCommand.self, CrawlCommand.self, BenchCommand.self,
+            SearchCommand.self, IndexCommand.self, OpenCommand.self, SettingsCommand.self, CrawlCommand.self, ReplayCommand.self, DemoCommand.self, BenchCommand.self,
         ]
     )
 

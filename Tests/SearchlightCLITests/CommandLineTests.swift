@@ -210,3 +210,88 @@ import Testing
         #expect(try cli.run(["open", ""]).status == 64)
     }
 }
+
+@Suite struct ReplayAndDemoTests {
+    @Test func replayIsPinnedOnTheFixtures() throws {
+        let run = try CLI().run(["replay", "bren", "--no-times", "--top", "3"])
+        #expect(run.status == 0)
+        #expect(run.stdout == """
+            “b”  24 results
+              1. Brent Reid        new  employee/1
+              2. Brett Reilly      new  employee/26
+              3. Brenda Okafor     new  employee/4
+            “br”  9 results
+              1. Brent Reid        =    employee/1
+              2. Brett Reilly      =    employee/26
+              3. Brenda Okafor     =    employee/4
+            “bre”  6 results
+              1. Brent Reid        =    employee/1
+              2. Brett Reilly      =    employee/26
+              3. Brenda Okafor     =    employee/4
+            “bren”  3 results
+              1. Brent Reid        =    employee/1
+              2. Brenda Okafor     ↑1   employee/4
+              3. Brentwood Nights  new  show/13
+                 dropped: Brett Reilly (employee/26)
+
+            """)
+    }
+
+    @Test func replayJSONHasOneObjectPerKeystroke() throws {
+        let run = try CLI().run(["replay", "aur", "--json"])
+        let steps = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+        #expect(steps.map { $0["query"] as? String } == ["a", "au", "aur"])
+        for step in steps {
+            for key in ["query", "total", "tookMicroseconds", "results", "dropped"] { #expect(step[key] != nil, "\(key)") }
+            let first = try #require((step["results"] as? [[String: Any]])?.first)
+            for key in ["uniqueIdentifier", "title", "rank", "movement"] { #expect(first[key] != nil, "\(key)") }
+        }
+    }
+
+    @Test func replayIsDeterministic() throws {
+        let cli = CLI()
+        let a = try cli.run(["replay", "photo", "--no-times"]).stdout
+        let b = try cli.run(["replay", "photo", "--no-times"]).stdout
+        #expect(a == b)
+        #expect(!a.isEmpty)
+    }
+
+    static let demos: [String] = {
+        let folder = CLI.dataDirectory + "/demos"
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".demo") }.sorted()
+            .map { folder + "/" + $0 }
+    }()
+
+    @Test func everyBundledDemoPlaysCleanAndDeterministically() throws {
+        #expect(Self.demos.count >= 7)
+        let cli = CLI()
+        for demo in Self.demos {
+            let first = try cli.run(["demo", demo, "--print"])
+            #expect(first.status == 0, "\(demo): \(first.stderr)")
+            #expect(first.stderr.isEmpty, "\(demo)")
+            #expect(try cli.run(["demo", demo, "--print"]).stdout == first.stdout, "\(demo)")
+        }
+    }
+
+    @Test func demosShowWhatTheyPromise() throws {
+        let cli = CLI()
+        func last(_ demo: String) throws -> String {
+            let out = try cli.run(["demo", CLI.dataDirectory + "/demos/\(demo).demo", "--print"]).stdout
+            return String(out.components(separatedBy: "\n[").last ?? "")
+        }
+        #expect(try last("engagement").contains("1. Brenda Okafor  =  employee/4  (item+activity)"))
+        #expect(try last("expiry").contains("dropped: New Year Countdown Special (show/15)"))
+        #expect(try last("activity-merge").contains("1. 東京夜景  =  photo/4  (item+activity)"))
+        #expect(try !last("delete-domain").split(separator: "\n").filter { $0.hasPrefix("    1") || $0.hasPrefix("    2") }.contains { $0.contains("show/") })
+        #expect(try last("delete-domain").contains("dropped: The Night Kitchen (show/2)"))
+        #expect(try last("cjk").contains("北极光"))
+    }
+
+    @Test func aBrokenScriptNamesItsLine() throws {
+        let cli = CLI()
+        let file = try cli.write("bad.demo", "caption hi\nwait forever\n")
+        let run = try cli.run(["demo", file, "--print"])
+        #expect(run.status == 65)
+        #expect(run.stderr.contains("bad.demo:2: step:"))
+    }
+}

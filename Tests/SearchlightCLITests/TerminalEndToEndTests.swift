@@ -69,8 +69,8 @@ import Testing
         try t.launch()
         try t.waitFor("Type to search")
         try t.type("brent")
-        var screen = try t.waitFor("Brent Reid")
-        #expect(screen.contains("Search › brent"))
+        var screen = try t.waitFor("Search › brent ")
+        screen = try t.waitFor("Brent Reid")
         #expect(screen.contains("µs"))
         #expect(screen.contains("▣ 120×120 JPEG"))
         try t.send("Enter")
@@ -89,6 +89,7 @@ import Testing
         #expect(lines.last?.hasPrefix("↑↓ move") == true)
         try t.send("C-u")
         try t.type("北极")
+        try t.waitFor("Search › 北极")
         screen = try t.waitFor("北极光")
         #expect(screen.contains("[photo] 北极光"))
         try t.tmux(["resize-window", "-x", "100", "-y", "30"])
@@ -112,6 +113,7 @@ import Testing
         try t.launch()
         try t.waitFor("Type to search")
         try t.type("aur")
+        try t.waitFor("Search › aur")
         try t.waitFor("Aurora")
         let pkill = Process()
         pkill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
@@ -134,6 +136,7 @@ import Testing
         try t.launch("NO_COLOR=1")
         try t.waitFor("Type to search")
         try t.type("zebra")
+        try t.waitFor("Search › zebra")
         let screen = try t.waitFor("Zebra")
         #expect(screen.contains("Zebra␛[2J␛]0;owned␇ title"))
         #expect(!screen.contains("owned\u{07}"))
@@ -141,5 +144,21 @@ import Testing
         #expect(!colours.contains("38;5;"), "NO_COLOR: no colour sequences")
         try t.send("C-c")
         try t.waitFor("SESSION-DONE")
+    }
+
+    @Test(.enabled(if: tmuxAvailable)) func everyBundledDemoPlaysInTheUI() throws {
+        let t = Tmux()
+        defer { t.stop() }
+        try t.start(width: 100, height: 30)
+        for demo in ReplayAndDemoTests.demos {
+            let command = "'\(CLI.binary)' demo '\(demo)' --speed 20 --data '\(CLI.dataDirectory)' --index '\(t.cli.indexPath)'; echo \"demo-exit=$?\""
+            try t.type("clear; " + command)
+            try t.send("Enter")
+            try t.waitFor("▶ ", "a caption shows")
+            try t.waitFor("demo finished")
+            try t.send("Escape")
+            let screen = try t.waitFor("demo-exit=")
+            #expect(screen.contains("demo-exit=0"), "\(demo)")
+        }
     }
 }

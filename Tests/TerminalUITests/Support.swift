@@ -44,6 +44,7 @@ final class SteadyBackend: SearchBackend {
         return snapshot
     }
     func togglePreference() -> String { inner.togglePreference() }
+    func setPreference(_ preference: IndexingPreference) -> String { inner.setPreference(preference) }
     func deleteItem(_ identifier: String) -> String { inner.deleteItem(identifier) }
     func deleteDomain(_ domain: String) -> String { inner.deleteDomain(domain) }
     func deleteEverything() -> String { inner.deleteEverything() }

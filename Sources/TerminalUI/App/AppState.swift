@@ -42,6 +42,12 @@ public struct AppState: Sendable {
     /// Whether the preview shows the ranking explanation.
     public var showExplanation = false
     public var message: String?
+    /// A demo's caption, shown above the status line.
+    public var caption: String?
+    /// Movement of each result since the previous answer (demos), by identifier.
+    public var movements: [String: RankMovement] = [:]
+    /// Titles that left the list with the last answer (demos).
+    public var dropped: [String] = []
     public var quit = false
     /// Whether colours may be used (`NO_COLOR` unset and the terminal has them).
     public var color = true

@@ -184,10 +184,13 @@ public final class IndexBackend: SearchBackend {
     }
 
     public func togglePreference() -> String {
+        setPreference(index.engine.preference == .disabled ? .viewedRecords : .disabled)
+    }
+
+    public func setPreference(_ preference: IndexingPreference) -> String {
         attempt {
-            let next: IndexingPreference = index.engine.preference == .disabled ? .viewedRecords : .disabled
-            try index.setPreference(next, at: clock())
-            return "indexing \(next.rawValue)"
+            try index.setPreference(preference, at: clock())
+            return "indexing \(preference.rawValue)"
         }
     }
 

@@ -16,6 +16,7 @@ public protocol SearchBackend: AnyObject {
     func inspector() -> InspectorSnapshot
     /// Each returns a one-line message for the status line.
     func togglePreference() -> String
+    func setPreference(_ preference: IndexingPreference) -> String
     func deleteItem(_ identifier: String) -> String
     func deleteDomain(_ domain: String) -> String
     func deleteEverything() -> String

@@ -1,3 +1,4 @@
+import Foundation
 import SearchIndex
 
 /// The screen model: key events in, state and a grid of cells out. It owns
@@ -22,6 +23,20 @@ public final class TerminalApp {
     }
 
     public var shouldQuit: Bool { state.quit }
+
+    /// Whether answers are compared with the one before (rank movement), as demos show.
+    public var showMovement = false
+
+    /// Sets a demo caption.
+    public var caption: String? {
+        get { state.caption }
+        set { state.caption = newValue }
+    }
+
+    /// Shows a one-line message in the status line.
+    public func note(_ message: String) {
+        state.message = message
+    }
 
     public func render() -> Screen {
         ScreenRenderer(state: state, inspector: inspectorSnapshot, quickActions: backend.quickActions, progress: backend.progress)
@@ -119,6 +134,16 @@ public final class TerminalApp {
     }
 
     private func runQuery(keepSelection: Bool) {
+        let previous = state.results.prefix(layout.visibleItems).map { ($0.uniqueIdentifier, $0.title) }
+        defer {
+            if showMovement {
+                let shown = state.results.prefix(layout.visibleItems).map(\.uniqueIdentifier)
+                let (movements, dropped) = RankMovement.compare(previous: previous.map(\.0), current: shown)
+                state.movements = Dictionary(zip(shown, movements), uniquingKeysWith: { a, _ in a })
+                let titles = Dictionary(previous, uniquingKeysWith: { a, _ in a })
+                state.dropped = dropped.map { titles[$0] ?? $0 }
+            }
+        }
         if state.query.trimmingCharacters(in: .whitespaces).isEmpty {
             state.response = nil
             state.microseconds = 0

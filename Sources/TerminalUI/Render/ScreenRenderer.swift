@@ -131,6 +131,10 @@ public struct ScreenRenderer {
         let list = layout.list
         let limit = list.right
         var x = screen.write(selected ? "▸ " : "  ", row: top, column: list.left, limit: limit, style: selected ? heading : .plain)
+        if let movement = state.movements[result.uniqueIdentifier] {
+            let marker = movement.description.padding(toLength: 4, withPad: " ", startingAt: 0)
+            x = screen.write(marker, row: top, column: x, limit: limit, style: movement == .same ? muted : highlight)
+        }
         x = screen.write("[\(Describe.badge(result.contentType))] ", row: top, column: x, limit: limit, style: badge)
         // Title, with the matched characters highlighted.
         let highlighted = Set(result.highlights.filter { $0.field == "title" }.flatMap { $0.start..<($0.start + $0.length) })
@@ -304,7 +308,13 @@ public struct ScreenRenderer {
         case .quickActions: hint = "↑↓ choose · Enter run · Esc back"
         case .confirm: hint = "y yes · n no"
         }
-        let text = [progress, state.message].compactMap { $0 }.joined(separator: " · ")
+        if let caption = state.caption, layout.statusRow - 1 > 2 {
+            screen.write(String(repeating: " ", count: layout.width), row: layout.statusRow - 1, column: 0)
+            screen.write(("▶ " + caption).truncated(toColumns: layout.width), row: layout.statusRow - 1, column: 0,
+                         style: style(Style(bold: true, reverse: true, foreground: .accent)))
+        }
+        let droppedNote = state.dropped.isEmpty ? nil : "dropped: " + state.dropped.joined(separator: ", ")
+        let text = [progress, state.message, droppedNote].compactMap { $0 }.joined(separator: " · ")
         screen.write((text.isEmpty ? hint : text).truncated(toColumns: layout.width), row: layout.statusRow, column: 0,
                      style: text.isEmpty ? muted : heading)
     }

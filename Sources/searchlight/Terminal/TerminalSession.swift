@@ -21,3 +21,40 @@ enum TerminalSession {
         }
     }
 }
+
+extension TerminalSession {
+    /// Plays a demo at a human pace: space pauses, → steps, Esc leaves.
+    static func runDemo(script: DemoScript, backend: any SearchBackend, clock: DemoClock, speed: Double) {
+        let color = ProcessInfo.processInfo.environment["NO_COLOR"].map { $0.isEmpty } ?? true
+        let terminal = NcursesTerminal(color: color)
+        defer { terminal.close() }
+        let app = TerminalApp(backend: backend, width: terminal.width, height: terminal.height, color: terminal.colorAvailable)
+        let player = DemoPlayer(script: script, app: app, backend: backend, clock: clock)
+        var paused = false
+        terminal.paint(app.render())
+        while true {
+            if player.isFinished && !paused {
+                app.note("demo finished · Esc leaves")
+                paused = true
+                terminal.paint(app.render())
+            }
+            let key = terminal.readKey(timeout: paused ? 500 : Int32(max(1, Double(player.pause) / speed)))
+            switch key {
+            case .escape?, .control("c")?:
+                return
+            case .character(" ")?:
+                paused.toggle()
+                app.note(paused ? "paused · space resumes · → steps" : "playing")
+            case .right?:
+                player.tick()
+            case .resize(let w, let h)?:
+                app.handle(.resize(width: w, height: h))
+            case nil:
+                if !paused { player.tick() }
+            default:
+                break
+            }
+            terminal.paint(app.render())
+        }
+    }
+}

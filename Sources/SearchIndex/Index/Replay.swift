@@ -1,0 +1,61 @@
+import Foundation
+
+/// Types a query one keystroke at a time and records, for every keystroke,
+/// the top results with their movement against the keystroke before.
+public enum Replay {
+    public struct Entry: Sendable, Hashable {
+        public var uniqueIdentifier: String
+        public var title: String
+        /// 1-based.
+        public var rank: Int
+        public var movement: RankMovement
+        public var sources: [Source]
+    }
+
+    public struct Step: Sendable, Hashable {
+        public var query: String
+        public var total: Int
+        public var microseconds: Int
+        public var results: [Entry]
+        /// (identifier, title) of results that left the top since the keystroke before.
+        public var dropped: [(String, String)]
+
+        public static func == (a: Step, b: Step) -> Bool {
+            a.query == b.query && a.total == b.total && a.results == b.results
+                && a.dropped.map(\.0) == b.dropped.map(\.0)
+        }
+        public func hash(into hasher: inout Hasher) { hasher.combine(query) }
+    }
+
+    /// One step for every non-blank prefix of `query`.
+    public static func run(_ query: String, in engine: SearchEngine, top: Int, now: Date) -> [Step] {
+        var steps: [Step] = []
+        var previous: [(String, String)] = []
+        var prefix = ""
+        for character in query {
+            prefix.append(character)
+            if prefix.allSatisfy(\.isWhitespace) { continue }
+            let step = Self.step(prefix, in: engine, top: top, now: now, previous: previous)
+            previous = step.results.map { ($0.uniqueIdentifier, $0.title) }
+            steps.append(step)
+        }
+        return steps
+    }
+
+    /// One answer compared with the `previous` top list (identifier, title).
+    public static func step(_ query: String, in engine: SearchEngine, top: Int, now: Date, previous: [(String, String)]) -> Step {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let response = engine.search(SearchQuery(query, limit: top, now: now))
+        let micros = Int((DispatchTime.now().uptimeNanoseconds - start) / 1000)
+        let ids = response.results.map(\.uniqueIdentifier)
+        let (movements, dropped) = RankMovement.compare(previous: previous.map(\.0), current: ids)
+        let titles = Dictionary(previous, uniquingKeysWith: { a, _ in a })
+        return Step(
+            query: query, total: response.total, microseconds: micros,
+            results: response.results.enumerated().map { rank, result in
+                Entry(uniqueIdentifier: result.uniqueIdentifier, title: result.title, rank: rank + 1,
+                      movement: movements[rank], sources: result.sources)
+            },
+            dropped: dropped.map { ($0, titles[$0] ?? $0) })
+    }
+}

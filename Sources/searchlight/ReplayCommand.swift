@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import SearchIndex
+import TerminalUI
+
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Type a query one keystroke at a time and show, for each, the top results and how they moved.")
+
+    @Argument(help: "The query to type.")
+    var query: [String]
+
+    @Option(help: "Results shown per keystroke.")
+    var top = 5
+
+    @Flag(help: "Print a JSON array, one object per keystroke.")
+    var json = false
+
+    @Flag(help: "Leave the timings out (everything else is deterministic for an index and clock).")
+    var noTimes = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if top < 1 { throw ValidationError("--top must be at least 1") }
+    }
+
+    func run() throws {
+        try CommandContext.run {
+            let index = try CommandContext.open(global)
+            let text = query.joined(separator: " ")
+            let steps = Replay.run(text, in: index.engine, top: top, now: global.date)
+            if json {
+                try Output.json(steps.map { step -> [String: Any] in
+                    var object: [String: Any] = [
+                        "query": step.query, "total": step.total,
+                        "results": step.results.map {
+                            ["uniqueIdentifier": $0.uniqueIdentifier, "title": $0.title, "rank": $0.rank,
+                             "movement": $0.movement.description] as [String: Any]
+                        },
+                        "dropped": step.dropped.map { ["uniqueIdentifier": $0.0, "title": $0.1] },
+                    ]
+                    if !noTimes { object["tookMicroseconds"] = step.microseconds }
+                    return object
+                })
+                return
+            }
+            for line in ReplayTable.lines(steps, showTimes: !noTimes) { Output.line(line) }
+        }
+    }
+}
+
+/// The replay as a compact table that reads well pasted into a README.
+enum ReplayTable {
+    static func lines(_ steps: [Replay.Step], showTimes: Bool) -> [String] {
+        let titleWidth = min(32, steps.flatMap(\.results).map { DisplayWidth.of(Output.safe($0.title)) }.max() ?? 10)
+        var out: [String] = []
+        for step in steps {
+            var head = "“\(Output.safe(step.query))”  \(step.total) result\(step.total == 1 ? "" : "s")"
+            if showTimes { head += "  \(step.microseconds) µs" }
+            out.append(head)
+            for entry in step.results {
+                var title = Output.safe(entry.title)
+                while DisplayWidth.of(title) > titleWidth { title = String(title.dropLast(2)) + "…" }
+                let pad = String(repeating: " ", count: max(0, titleWidth - DisplayWidth.of(title)))
+                out.append("  \(entry.rank). \(title)\(pad)  \(entry.movement.description.padding(toLength: 4, withPad: " ", startingAt: 0)) \(Output.safe(entry.uniqueIdentifier))")
+            }
+            if !step.dropped.isEmpty {
+                out.append("     dropped: " + step.dropped.map { "\(Output.safe($0.1)) (\(Output.safe($0.0)))" }.joined(separator: ", "))
+            }
+        }
+        return out
+    }
+}
