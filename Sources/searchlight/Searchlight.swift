@@ -15,6 +15,9 @@ struct Searchlight: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    @Option(name: .customLong("import"), help: "Import this file in the background while the UI runs (repeatable).")
+    var imports: [String] = []
+
     func run() throws {
         try CommandContext.run {
             guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else {
@@ -23,7 +26,9 @@ struct Searchlight: ParsableCommand {
             let index = try CommandContext.open(global)
             let router = try Router.load(dataDirectory: global.dataDirectory)
             let clock: @Sendable () -> Date = { [now = global.now] in now.flatMap(Clock.parse) ?? Date() }
-            TerminalSession.run(backend: IndexBackend(index: index, router: router, dataDirectory: global.dataDirectory, clock: clock))
+            let backend = IndexBackend(index: index, router: router, dataDirectory: global.dataDirectory, clock: clock)
+            for file in imports { backend.startImport(path: file) }
+            TerminalSession.run(backend: backend)
         }
     }
 

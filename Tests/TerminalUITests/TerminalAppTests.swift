@@ -243,3 +243,44 @@ import Testing
         if case .detail = app.state.mode {} else { Issue.record("a second click opens") }
     }
 }
+
+@Suite struct BackgroundImportTests {
+    @Test func resultsFollowTheIndexAsABackgroundImportGrows() throws {
+        let backend = try makeBackend()
+        let app = TerminalApp(backend: backend, width: 100, height: 30)
+        app.type("walrus")
+        #expect(app.state.results.isEmpty)
+        let lines = (0..<1_000).map { #"{"uniqueIdentifier":"w/\#($0)","visibility":"public","attributeSet":{"title":"Walrus \#($0)"}}"# }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("walrus-\(UUID().uuidString).jsonl").path
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        backend.startImport(path: path)
+        // Wait for the reader thread, then apply slice by slice as the UI loop does.
+        for _ in 0..<200 where !backend.hasPendingWork { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(backend.progress?.hasPrefix("importing") == true)
+        var seen: [Int] = []
+        while backend.pump() {
+            app.refresh()
+            seen.append(app.state.response?.total ?? 0)
+            // Typing between slices still answers at once.
+            app.handle(.backspace)
+            app.type("s")
+        }
+        #expect(seen.count == 1_000 / IndexBackend.sliceSize)
+        #expect(seen == seen.sorted() && seen.first! < seen.last!)
+        #expect(seen.last == 1_000)
+        #expect(backend.progress == "imported 1000 items from \((path as NSString).lastPathComponent)")
+        #expect(app.render().text.contains("imported 1000 items"))
+    }
+
+    @Test func aBadFileIsReportedAndChangesNothing() throws {
+        let backend = try makeBackend()
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).jsonl").path
+        try "{\"uniqueIdentifier\":\"w/1\",\"attributeSet\":{}}\nnot json\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let before = backend.index.engine.documentCount
+        backend.startImport(path: path)
+        for _ in 0..<200 where backend.progress?.hasPrefix("import failed") != true { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(backend.progress?.contains(":2:") == true)
+        #expect(!backend.pump())
+        #expect(backend.index.engine.documentCount == before)
+    }
+}

@@ -20,7 +20,43 @@ public final class IndexBackend: SearchBackend {
         self.clock = clock
     }
 
-    public var progress: String? { nil }
+    // Background import: a thread reads and validates the file; the UI loop
+    // applies it in slices between keystrokes, so typing stays responsive
+    // and the results follow the index as it grows.
+    private let imports = ImportQueue()
+    /// Items applied per slice between two keystrokes.
+    public static let sliceSize = 250
+
+    public var progress: String? { imports.progress }
+    public var hasPendingWork: Bool { imports.hasSlices }
+
+    /// Starts importing `path` in the background.
+    public func startImport(path: String, domain: String? = nil) {
+        let label = (path as NSString).lastPathComponent
+        let queue = imports
+        queue.begin(label)
+        let thread = Thread {
+            do {
+                queue.add(try ItemImporter.items(atPath: path, domain: domain), sliceSize: Self.sliceSize)
+            } catch {
+                queue.fail("import failed: \(error)")
+            }
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    public func pump() -> Bool {
+        guard let (slice, label) = imports.next() else { return false }
+        do {
+            try index.index(slice, clientState: "importing \(label)", at: clock())
+        } catch {
+            imports.fail("import stopped: \(error)")
+            return false
+        }
+        imports.applied(slice.count)
+        return true
+    }
 
     public func search(_ text: String, limit: Int) -> (response: SearchResponse, microseconds: Int) {
         let start = DispatchTime.now().uptimeNanoseconds
@@ -218,5 +254,74 @@ public final class IndexBackend: SearchBackend {
             try index.replaceAll(with: items, reason: dataDirectory, at: clock())
             return "re-indexed \(items.count) items from \(dataDirectory)"
         }
+    }
+}
+
+/// Work handed from the import thread to the UI loop, behind a lock.
+final class ImportQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slices: [[SearchableItem]] = []
+    private var label: String?
+    private var total = 0
+    private var done = 0
+    private var reading = false
+    private var message: String?
+    private var messageShownUntil = Date.distantPast
+
+    func begin(_ label: String) {
+        lock.lock(); defer { lock.unlock() }
+        self.label = label
+        reading = true
+        message = nil
+    }
+
+    func add(_ items: [SearchableItem], sliceSize: Int) {
+        lock.lock(); defer { lock.unlock() }
+        reading = false
+        total += items.count
+        slices += stride(from: 0, to: items.count, by: sliceSize).map { Array(items[$0..<min(items.count, $0 + sliceSize)]) }
+        if items.isEmpty { finish("imported nothing from \(label ?? "the file")") }
+    }
+
+    func fail(_ text: String) {
+        lock.lock(); defer { lock.unlock() }
+        slices = []
+        reading = false
+        finish(text)
+    }
+
+    /// Must hold the lock.
+    private func finish(_ text: String) {
+        message = text
+        messageShownUntil = Date().addingTimeInterval(5)
+        label = nil
+        total = 0
+        done = 0
+    }
+
+    var hasSlices: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return !slices.isEmpty
+    }
+
+    func next() -> ([SearchableItem], String)? {
+        lock.lock(); defer { lock.unlock() }
+        guard !slices.isEmpty else { return nil }
+        return (slices.removeFirst(), label ?? "import")
+    }
+
+    func applied(_ count: Int) {
+        lock.lock(); defer { lock.unlock() }
+        done += count
+        if slices.isEmpty && !reading { finish("imported \(done) items from \(label ?? "the file")") }
+    }
+
+    var progress: String? {
+        lock.lock(); defer { lock.unlock() }
+        if let label {
+            if reading { return "reading \(label)…" }
+            return "importing \(label): \(total == 0 ? 100 : done * 100 / total)% (\(done) of \(total))"
+        }
+        return Date() < messageShownUntil ? message : nil
     }
 }

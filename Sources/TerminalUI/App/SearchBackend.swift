@@ -21,6 +21,16 @@ public protocol SearchBackend: AnyObject {
     func deleteDomain(_ domain: String) -> String
     func deleteEverything() -> String
     func reindex() -> String
-    /// Progress of background work, if any ("re-indexing 40%").
+    /// Progress of background work, if any ("importing big.jsonl: 40%").
     var progress: String? { get }
+    /// Whether background work has something for `pump` to apply.
+    var hasPendingWork: Bool { get }
+    /// Applies one small slice of background work to the index; true when
+    /// the index changed (the caller re-runs the query). Called between keys.
+    func pump() -> Bool
+}
+
+extension SearchBackend {
+    public var hasPendingWork: Bool { false }
+    public func pump() -> Bool { false }
 }

@@ -11,13 +11,17 @@ enum TerminalSession {
         let app = TerminalApp(backend: backend, width: terminal.width, height: terminal.height,
                               color: terminal.colorAvailable)
         terminal.paint(app.render())
+        var lastProgress: String?
         while !app.shouldQuit {
-            guard let key = terminal.readKey(timeout: 250) else {
-                if backend.progress != nil { terminal.paint(app.render()) }
-                continue
+            // Keys first; background work only in the gaps between them.
+            let key = terminal.readKey(timeout: backend.hasPendingWork ? 0 : 250)
+            if let key { app.handle(key) }
+            if backend.pump() { app.refresh() }
+            let progress = backend.progress
+            if key != nil || progress != lastProgress || backend.hasPendingWork {
+                terminal.paint(app.render())
             }
-            app.handle(key)
-            terminal.paint(app.render())
+            lastProgress = progress
         }
     }
 }
