@@ -1,6 +1,11 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// The engine and importers are optimized in debug builds too: the tests
+/// import hundreds of thousands of items (kill tests, fuzzing) and would
+/// otherwise spend minutes in unoptimized generic code.
+let optimizedInTests: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "Searchlight",
     platforms: [.macOS(.v14)],
@@ -16,11 +21,12 @@ let package = Package(
     ],
     targets: [
         // The engine: model, tokenizer, trie, ranking. Pure Swift, no I/O.
-        .target(name: "SearchIndex"),
+        .target(name: "SearchIndex", swiftSettings: optimizedInTests),
         // The truth on disk: SQLite through GRDB, plus the live index built on it.
         .target(
             name: "SearchStore",
-            dependencies: ["SearchIndex", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SearchIndex", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: optimizedInTests
         ),
         // libxml2's HTML parser behind a small C API (its headers clash with
         // Foundation's ICU when imported into Swift directly).
@@ -32,7 +38,7 @@ let package = Package(
         // ncurses with the wide-character API, for the terminal driver.
         .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         // Fixtures, importers (JSON / JSON Lines), the web markup crawler.
-        .target(name: "Catalog", dependencies: ["SearchIndex", "CHTMLParser"]),
+        .target(name: "Catalog", dependencies: ["SearchIndex", "CHTMLParser"], swiftSettings: optimizedInTests),
         // Routes from identifiers, activities and URLs.
         .target(name: "Routing", dependencies: ["SearchIndex"]),
         // The terminal UI as a pure screen model: state and keys in, cells out.

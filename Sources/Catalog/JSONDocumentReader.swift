@@ -20,17 +20,19 @@ enum JSONDocumentReader {
         var out: [Element] = []
         var start = 0
         line = 1
-        for (index, byte) in bytes.enumerated() where byte == 0x0A {
-            appendLine(bytes[start..<index], line: line, to: &out)
-            start = index + 1
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+            appendLine(bytes[start..<end], line: line, to: &out)
+            start = end + 1
             line += 1
         }
-        if start < bytes.count { appendLine(bytes[start...], line: line, to: &out) }
         return out
     }
 
     private static func appendLine(_ slice: ArraySlice<UInt8>, line: Int, to out: inout [Element]) {
-        if slice.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+        // Blank lines are skipped; the first byte of a JSON value is never blank.
+        guard let first = slice.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return }
+        _ = first
         out.append(Element(bytes: slice, line: line))
     }
 

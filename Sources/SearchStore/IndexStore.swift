@@ -32,8 +32,9 @@ public final class IndexStore: Sendable {
                                  message: "index format \(version) is newer than this build's \(Self.formatVersion)")
             }
             try Self.migrator.migrate(queue)
-            // Reading every table proves the file is whole enough to use.
-            _ = try queue.read { db in try Row.fetchAll(db, sql: "PRAGMA quick_check") }
+            // A cheap probe of the tables; damage deeper in the file shows when
+            // the records are read, and is reported the same way.
+            _ = try queue.read { db in try Row.fetchAll(db, sql: "SELECT key FROM meta LIMIT 1; ") }
         } catch let error as StoreError {
             throw error
         } catch let error as DatabaseError {
@@ -107,6 +108,31 @@ public final class IndexStore: Sendable {
                 state.preference = meta["indexingPreference"].flatMap(IndexingPreference.init(rawValue:)) ?? .viewedRecords
                 state.clientState = meta["lastClientState"]
                 return state
+            }
+        }
+    }
+
+    /// The preference and client state, without reading any record.
+    public func meta() throws -> (preference: IndexingPreference, clientState: String?) {
+        try guarded {
+            try queue.read { db in
+                let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM meta")
+                var values: [String: String] = [:]
+                for row in rows { values[row["key"]] = row["value"] }
+                return (values["indexingPreference"].flatMap(IndexingPreference.init(rawValue:)) ?? .viewedRecords,
+                        values["lastClientState"])
+            }
+        }
+    }
+
+    /// How many of `identifiers` are stored already.
+    public func existingRecordCount(among identifiers: [String]) throws -> Int {
+        try guarded {
+            try queue.read { db in
+                var count = 0
+                let statement = try db.makeStatement(sql: "SELECT 1 FROM records WHERE uniqueIdentifier = ?")
+                for id in identifiers where try Row.fetchOne(statement, arguments: [id]) != nil { count += 1 }
+                return count
             }
         }
     }

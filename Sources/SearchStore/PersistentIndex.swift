@@ -15,13 +15,35 @@ public protocol SearchableIndexDelegate {
 /// store in one transaction, and only then made current, so a failure at
 /// any point leaves both exactly as they were.
 public final class PersistentIndex {
-    public private(set) var engine: SearchEngine
+    /// The engine that serves queries, loaded from the store the first time
+    /// it is needed: commands that only write (import, reset) never pay for it.
+    ///
+    /// Open with `loadingEngine` (or call `loadEngine`) to have damage
+    /// reported; an engine that cannot be read here is empty.
+    public var engine: SearchEngine {
+        if let loadedEngine { return loadedEngine }
+        let loaded = (try? loadEngine()) ?? SearchEngine(preference: preference)
+        loadedEngine = loaded
+        return loaded
+    }
+    private var loadedEngine: SearchEngine?
     public let store: IndexStore
     public private(set) var lastClientState: String?
+    /// The indexing preference, known without loading the engine.
+    public private(set) var preference: IndexingPreference
 
-    /// Loads an open store into memory.
+    /// Opens a store; its records are read when the engine is first needed.
     public init(store: IndexStore) throws {
         self.store = store
+        let meta = try store.meta()
+        preference = meta.preference
+        lastClientState = meta.clientState
+    }
+
+    /// Reads every record, activity and engagement into a new engine.
+    /// Unreadable content means a damaged store.
+    public func loadEngine() throws -> SearchEngine {
+        if let loadedEngine { return loadedEngine }
         let state: StoredState
         do {
             state = try store.load()
@@ -37,8 +59,8 @@ public final class PersistentIndex {
         }
         for activity in state.activities { engine.restoreActivity(activity) }
         for (id, dates) in state.engagements { engine.restoreEngagement(id, at: dates) }
-        self.engine = engine
-        self.lastClientState = state.clientState
+        loadedEngine = engine
+        return engine
     }
 
     /// What `open` found and did, for a one-line notice.
@@ -52,12 +74,17 @@ public final class PersistentIndex {
     /// and filled by `delegate`; a damaged or newer-format one is moved aside
     /// and rebuilt the same way. While the preference is `disabled`, leftover
     /// activity entries are deleted.
+    ///
+    /// With `loadingEngine` (the default) the records are read now, so damage
+    /// anywhere in the file is found here and repaired; without it only the
+    /// schema is checked, for commands that only write.
     public static func open(
-        path: String?, delegate: (any SearchableIndexDelegate)?, now: Date = Date()
+        path: String?, delegate: (any SearchableIndexDelegate)?, now: Date = Date(), loadingEngine: Bool = true
     ) throws -> (index: PersistentIndex, event: OpenEvent) {
         guard let path else {
             let index = try PersistentIndex(store: IndexStore(path: nil))
             try delegate?.reindexAllSearchableItems(in: index)
+            if loadingEngine { _ = try index.loadEngine() }
             return (index, .created)
         }
         let fileManager = FileManager.default
@@ -72,6 +99,7 @@ public final class PersistentIndex {
             let index = try PersistentIndex(store: IndexStore(path: path))
             if !existed { try delegate?.reindexAllSearchableItems(in: index) }
             try index.dropActivitiesIfDisabled()
+            if loadingEngine { _ = try index.loadEngine() }
             return (index, existed ? .opened : .created)
         } catch let error as StoreError where error.kind == .corrupt || error.kind == .newerFormat {
             let aside = path + ".broken-\(Int(now.timeIntervalSince1970))"
@@ -80,15 +108,16 @@ public final class PersistentIndex {
             for suffix in ["-wal", "-shm"] { try? fileManager.removeItem(atPath: path + suffix) }
             let index = try PersistentIndex(store: IndexStore(path: path))
             try delegate?.reindexAllSearchableItems(in: index)
+            if loadingEngine { _ = try index.loadEngine() }
             return (index, .rebuilt(reason: error.message, movedTo: aside))
         }
     }
 
     private func dropActivitiesIfDisabled() throws {
-        guard engine.preference == .disabled else { return }
+        guard preference == .disabled else { return }
         let stored = try store.activityIdentifiers()
         guard !stored.isEmpty else { return }
-        var next = engine
+        var next = try loadEngine()
         let removed = Array(Set(next.removeAllActivities() + stored)).sorted()
         var batch = StoreBatch()
         batch.deletedActivityIDs = removed
@@ -96,26 +125,39 @@ public final class PersistentIndex {
         try commit(next, batch)
     }
 
-    private func commit(_ next: SearchEngine, _ batch: StoreBatch, at date: Date = Date()) throws {
+    private func commit(_ next: SearchEngine?, _ batch: StoreBatch, at date: Date = Date()) throws {
         try store.apply(batch, at: date)
-        engine = next
+        if let next { loadedEngine = next }
         if let state = batch.clientState { lastClientState = state }
+        if let preference = batch.preference { self.preference = preference }
     }
 
     // MARK: - Operations
 
     /// Indexes (inserts or replaces) a batch, atomically.
     public func index(_ items: [SearchableItem], source: Source = .item, clientState: String? = nil, at date: Date = Date()) throws {
-        var next = engine
-        next.index(items, source: source)
         var batch = StoreBatch()
         batch.upsertedRecords = items.map { IndexRecord(source: source, item: $0) }
         batch.clientState = clientState
+        guard var next = loadedEngine else {
+            // Nothing in memory to keep in step: write the store alone.
+            let existing = try store.existingRecordCount(among: items.map(\.uniqueIdentifier))
+            batch.log = Self.indexLog(added: items.count - existing, updated: existing, source: source, items: items)
+            try commit(nil, batch, at: date)
+            return
+        }
+        let engine = next
+        next.index(items, source: source)
         let updated = items.filter { engine.records[$0.uniqueIdentifier] != nil }.count
-        let added = items.count - updated
-        if added > 0 { batch.log.append(("indexed", "\(added) \(source.rawValue)\(added == 1 ? "" : "s")\(Self.sample(items.map(\.uniqueIdentifier)))")) }
-        if updated > 0 { batch.log.append(("updated", "\(updated) \(source.rawValue)\(updated == 1 ? "" : "s")")) }
+        batch.log = Self.indexLog(added: items.count - updated, updated: updated, source: source, items: items)
         try commit(next, batch, at: date)
+    }
+
+    private static func indexLog(added: Int, updated: Int, source: Source, items: [SearchableItem]) -> [(kind: String, detail: String)] {
+        var log: [(kind: String, detail: String)] = []
+        if added > 0 { log.append(("indexed", "\(added) \(source.rawValue)\(added == 1 ? "" : "s")\(sample(items.map(\.uniqueIdentifier)))")) }
+        if updated > 0 { log.append(("updated", "\(updated) \(source.rawValue)\(updated == 1 ? "" : "s")")) }
+        return log
     }
 
     /// Indexes crawled pages and drops the pages of the same domains that the
@@ -173,12 +215,16 @@ public final class PersistentIndex {
 
     /// Replaces the whole content with `items` in one transaction (reset).
     public func replaceAll(with items: [SearchableItem], reason: String, at date: Date = Date()) throws {
-        var next = SearchEngine(preference: engine.preference)
-        next.index(items)
         var batch = StoreBatch()
         batch.deleteEverything = true
         batch.upsertedRecords = items.map { IndexRecord(source: .item, item: $0) }
         batch.log.append(("reset", "\(items.count) items from \(reason)"))
+        guard loadedEngine != nil else {
+            try commit(nil, batch, at: date)
+            return
+        }
+        var next = SearchEngine(preference: preference)
+        next.index(items)
         try commit(next, batch, at: date)
     }
 

@@ -55,15 +55,17 @@ enum CommandContext {
     }
 
     /// Opens (creating and filling if needed) the index the options name.
-    static func open(_ options: GlobalOptions) throws -> PersistentIndex {
+    /// `needsEngine: false` for commands that only write to the store.
+    static func open(_ options: GlobalOptions, needsEngine: Bool = true) throws -> PersistentIndex {
         let delegate = FixtureDelegate(directory: options.dataDirectory)
-        let (index, event) = try PersistentIndex.open(path: options.indexPath, delegate: delegate, now: options.date)
+        let (index, event) = try PersistentIndex.open(
+            path: options.indexPath, delegate: delegate, now: options.date, loadingEngine: needsEngine)
         switch event {
         case .opened:
             break
         case .created:
             if let path = options.indexPath {
-                Output.error("notice: created a new index at \(path) from \(delegate.directory) (\(index.engine.documentCount) results)")
+                Output.error("notice: created a new index at \(path) from \(delegate.directory)")
             }
         case .rebuilt(let reason, let movedTo):
             Output.error("notice: \(reason); moved it to \(movedTo ?? "-") and rebuilt the index from \(delegate.directory)")

@@ -29,9 +29,10 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         try CommandContext.run {
-            let index = try CommandContext.open(global)
-            for file in files {
-                let items = try ItemImporter.items(atPath: file, domain: domain)
+            // Validate every file first, so the store is opened (and locked) only to write.
+            let batches = try files.map { try ItemImporter.items(atPath: $0, domain: domain) }
+            let index = try CommandContext.open(global, needsEngine: false)
+            for (file, items) in zip(files, batches) {
                 try index.index(items, clientState: "imported \(file)", at: global.date)
                 Output.line("imported \(items.count) item\(items.count == 1 ? "" : "s") from \(file)")
             }
@@ -157,7 +158,7 @@ struct ResetCommand: ParsableCommand {
         try CommandContext.run {
             // Validate the fixtures before touching the store.
             let items = try FixtureCatalog.items(in: global.dataDirectory)
-            let index = try CommandContext.open(global)
+            let index = try CommandContext.open(global, needsEngine: false)
             try index.replaceAll(with: items, reason: global.dataDirectory, at: global.date)
             Output.line("re-indexed \(items.count) item\(items.count == 1 ? "" : "s") from \(global.dataDirectory)")
         }
