@@ -57,7 +57,7 @@ let package = Package(
             name: "RoutingTests",
             dependencies: ["Routing", "SearchIndex", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "SearchlightCLITests", dependencies: ["searchlight"]),
+        .testTarget(name: "SearchlightCLITests", dependencies: ["searchlight", "SearchStore"]),
         .testTarget(
             name: "TerminalUITests",
             dependencies: ["TerminalUI", "SearchIndex", "SearchStore", "Routing", "Catalog",

@@ -51,14 +51,18 @@ struct JSONLocator {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Set once the whole path is found: every loop stops then.
+    private var done: Bool { bestDepth >= target.count }
+
     private mutating func value(path: [String]) {
         skipSpace()
-        guard i < bytes.endIndex, bestDepth < target.count else { return }
+        guard i < bytes.endIndex, !done else { return }
         note(path)
+        if done { return }
         switch bytes[i] {
         case UInt8(ascii: "{"):
             i += 1
-            while true {
+            while !done {
                 skipSpace()
                 guard i < bytes.endIndex else { return }
                 if bytes[i] == UInt8(ascii: "}") { i += 1; return }
@@ -68,17 +72,22 @@ struct JSONLocator {
                 skipSpace()
                 guard i < bytes.endIndex, bytes[i] == UInt8(ascii: ":") else { return }
                 i += 1
+                let before = i
                 value(path: path + [key])
+                skipSpace()
+                if i == before { return }  // no progress: malformed, stop
             }
         case UInt8(ascii: "["):
             i += 1
             var index = 0
-            while true {
+            while !done {
                 skipSpace()
                 guard i < bytes.endIndex else { return }
                 if bytes[i] == UInt8(ascii: "]") { i += 1; return }
                 if bytes[i] == UInt8(ascii: ",") { i += 1; index += 1; continue }
+                let before = i
                 value(path: path + ["[\(index)]"])
+                if i == before { return }  // no progress: malformed, stop
             }
         case UInt8(ascii: "\""):
             _ = string()

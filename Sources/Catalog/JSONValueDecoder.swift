@@ -7,6 +7,9 @@ enum JSONValueDecoder {
         guard String(validating: bytes, as: UTF8.self) != nil else {
             throw ImportError(file: file, line: line, field: "-", message: "invalid UTF-8")
         }
+        if nestingDepth(of: bytes) > maximumDepth {
+            throw ImportError(file: file, line: line, field: "-", message: "nested more than \(maximumDepth) levels deep")
+        }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
@@ -22,6 +25,30 @@ enum JSONValueDecoder {
             described.line = line + located - 1
             throw described
         }
+    }
+
+    /// Deeper JSON is refused before any parser recurses into it.
+    static let maximumDepth = 64
+
+    /// The deepest nesting of arrays and objects, strings skipped.
+    static func nestingDepth(of bytes: ArraySlice<UInt8>) -> Int {
+        var depth = 0, deepest = 0
+        var inString = false, escaped = false
+        for byte in bytes {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                deepest = max(deepest, depth)
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return deepest
     }
 
     /// `2026-11-22T10:00:00Z`, with optional fractional seconds, or a plain date.

@@ -125,6 +125,24 @@ public final class IndexStore: Sendable {
         }
     }
 
+    /// Stored records, by source.
+    public func recordCounts() throws -> [String: Int] {
+        try guarded {
+            try queue.read { db in
+                var counts: [String: Int] = [:]
+                for row in try Row.fetchAll(db, sql: "SELECT source, COUNT(*) AS n FROM records GROUP BY source") {
+                    counts[row["source"]] = row["n"]
+                }
+                return counts
+            }
+        }
+    }
+
+    /// SQLite's own check of the whole file: "ok" when it is sound.
+    public func integrityCheck() throws -> String {
+        try guarded { try queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "; ") } }
+    }
+
     /// How many of `identifiers` are stored already.
     public func existingRecordCount(among identifiers: [String]) throws -> Int {
         try guarded {

@@ -116,34 +116,50 @@ struct ExportCommand: ParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             encoder.dateEncodingStrategy = .iso8601
+            let exposure = Exposure(engine)
             for id in engine.records.keys.sorted() {
                 let record = engine.records[id]!
-                if publicOnly && !Exposure.isPublic(record, in: engine) { continue }
+                if publicOnly && !exposure.isPublic(record) { continue }
                 var object = JSONForm.encodable(record.item) as? [String: Any] ?? [:]
                 object["source"] = record.source.rawValue
                 try Output.json(object)
             }
             for id in engine.activities.keys.sorted() {
                 let activity = engine.activities[id]!
-                if publicOnly && !Exposure.isPublic(activity, in: engine) { continue }
+                if publicOnly && !exposure.isPublic(activity) { continue }
                 try Output.json(["source": "activity", "identifier": id, "activity": JSONForm.encodable(activity)] as [String: Any])
             }
         }
     }
 }
 
-/// What may leave the device (SPEC 1, privacy).
-enum Exposure {
-    static func isPublic(_ record: IndexRecord, in engine: SearchEngine) -> Bool {
-        record.item.visibility == .public
+/// What may leave the device (SPEC 1, privacy): public items, pages that do
+/// not mirror a private or restricted item, and activities that ask for
+/// public indexing and point only at public items.
+struct Exposure {
+    let engine: SearchEngine
+    /// Page URLs owned by items that are not public.
+    let hiddenURLs: Set<String>
+
+    init(_ engine: SearchEngine) {
+        self.engine = engine
+        hiddenURLs = Set(engine.records.values.compactMap { record in
+            record.source == .item && record.item.visibility != .public ? record.item.attributeSet.url : nil
+        })
     }
 
-    /// An activity is public only if it asks to be and everything it points at is public.
-    static func isPublic(_ activity: UserActivity, in engine: SearchEngine) -> Bool {
+    func isPublic(_ record: IndexRecord) -> Bool {
+        guard record.item.visibility == .public else { return false }
+        if record.source == .web, let url = record.item.attributeSet.url, hiddenURLs.contains(url) { return false }
+        return true
+    }
+
+    func isPublic(_ activity: UserActivity) -> Bool {
         guard activity.isEligibleForPublicIndexing else { return false }
         if let related = activity.relatedUniqueIdentifier {
-            guard let record = engine.records[related], record.item.visibility == .public else { return false }
+            guard let record = engine.records[related], isPublic(record) else { return false }
         }
+        if let url = activity.webpageURL, hiddenURLs.contains(url) { return false }
         return true
     }
 }

@@ -94,3 +94,72 @@ import Testing
         #expect(items.first?.attributeSet.contentDescription?.utf8.count == long.utf8.count)
     }
 }
+
+/// Generated hostile input never crashes or hangs the importer: it gives
+/// items or an `ImportError` naming a line of the input.
+@Suite struct ImporterFuzzTests {
+    static let seeds = [
+        ##"{"uniqueIdentifier":"a/1","domainIdentifier":"d","expirationDate":"2026-01-01T00:00:00Z","attributeSet":{"title":"Lake","keywords":["x","y"],"thumbnail":{"width":1,"dominantColor":"#A0B0C0"},"extras":{"k":"v"}}}"##,
+        #"[{"uniqueIdentifier":"b/1","attributeSet":{"title":"北极光"}},{"uniqueIdentifier":"b/2","attributeSet":{}}]"#,
+    ]
+
+    func check(_ bytes: [UInt8]) {
+        do {
+            _ = try ItemImporter.items(from: bytes, file: "fuzz.jsonl")
+        } catch let error as ImportError {
+            #expect(error.line >= 1 || error.line == 0)
+            #expect(!error.description.isEmpty)
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func mutatedLinesNeverCrashOrHang() {
+        var generator = SeededByteGenerator(seed: 99)
+        for seed in Self.seeds {
+            let base = Array(seed.utf8)
+            for _ in 0..<1_500 {
+                var bytes = base
+                for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                    let position = Int.random(in: 0..<max(1, bytes.count), using: &generator)
+                    switch Int.random(in: 0..<6, using: &generator) {
+                    case 0: bytes.removeSubrange(position...)                        // truncate
+                    case 1: bytes.insert(UInt8.random(in: 0...255, using: &generator), at: position)
+                    case 2: if position < bytes.count { bytes[position] = UInt8.random(in: 0...255, using: &generator) }
+                    case 3: bytes.insert(contentsOf: Array(repeating: UInt8(ascii: "["), count: 500), at: position)
+                    case 4: bytes.insert(contentsOf: Array("\u{1B}]0;x\u{07}\n".utf8), at: position)
+                    default: bytes.insert(contentsOf: Array(#"{"a":[1,{"b":null}],"#.utf8), at: position)
+                    }
+                    if bytes.isEmpty { break }
+                }
+                check(bytes)
+            }
+        }
+    }
+
+    @Test func theLocatorAlwaysTerminates() {
+        // Paths into values of the wrong shape once looped forever.
+        for text in [#"{"uniqueIdentifier":["z"],"attributeSet":{}}"#, #"{"a":{"b":[1,2,{"c":"#, #"[[["#, #"{"x":}"#, #"{"k" 1}"#] {
+            for path in [["uniqueIdentifier"], ["a", "b", "[2]", "c"], ["[0]", "[0]", "[0]", "[0]"], ["x", "y"], ["k"]] {
+                _ = JSONLocator.line(of: path, in: Array(text.utf8)[...])
+            }
+        }
+    }
+
+    @Test func deepNestingIsRefusedBeforeParsing() {
+        let deep = "{\"uniqueIdentifier\":\"a\",\"attributeSet\":{\"extras\":" + String(repeating: "[", count: 100_000)
+        #expect(throws: ImportError.self) { try ItemImporter.items(from: Array(deep.utf8), file: "f") }
+    }
+}
+
+struct SeededByteGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
