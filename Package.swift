@@ -50,9 +50,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "SearchIndexTests", dependencies: ["SearchIndex"]),
+        .testTarget(
+            name: "SearchIndexTests",
+            dependencies: ["SearchIndex", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(name: "SearchStoreTests", dependencies: ["SearchStore", "SearchIndex"]),
-        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "SearchIndex"]),
+        .testTarget(
+            name: "CatalogTests",
+            dependencies: ["Catalog", "SearchIndex", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(
             name: "RoutingTests",
             dependencies: ["Routing", "SearchIndex", .product(name: "PropertyBased", package: "swift-property-based")]

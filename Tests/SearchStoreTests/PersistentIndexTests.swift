@@ -147,3 +147,26 @@ func bumpUserVersion(_ path: String, to version: Int, readOnlyTrigger: Bool = fa
         ? "CREATE TRIGGER refuse BEFORE INSERT ON records BEGIN SELECT RAISE(ABORT, 'refused'); END;"
         : "PRAGMA user_version = \(version)")
 }
+
+@Suite struct ResourceTests {
+    func openDescriptors() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+    }
+
+    @Test func openingAndClosingLeavesNoDescriptorsOrFiles() throws {
+        let path = temporaryPath()
+        let folder = (path as NSString).deletingLastPathComponent
+        do {
+            let (index, _) = try PersistentIndex.open(path: path, delegate: ListDelegate(items: [sampleItem("a/1", "Lake")]))
+            try index.index([sampleItem("a/2", "Loch")])
+        }
+        let before = openDescriptors()
+        for round in 0..<50 {
+            let (index, _) = try PersistentIndex.open(path: path, delegate: nil)
+            try index.index([sampleItem("r/\(round)", "Round \(round)")])
+            _ = index.engine.search(SearchQuery("round"))
+        }
+        #expect(openDescriptors() <= before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["index.sqlite"])
+    }
+}
