@@ -63,7 +63,7 @@ let package = Package(
             name: "RoutingTests",
             dependencies: ["Routing", "SearchIndex", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "SearchlightCLITests", dependencies: ["searchlight", "SearchStore"]),
+        .testTarget(name: "SearchlightCLITests", dependencies: ["searchlight", "SearchStore"], exclude: ["DemoOutputs"]),
         .testTarget(
             name: "TerminalUITests",
             dependencies: ["TerminalUI", "SearchIndex", "SearchStore", "Routing", "Catalog",

@@ -30,6 +30,9 @@ struct DemoCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    /// The clock demos start at when no --now is given.
+    static let defaultClock = Clock.parse("2026-11-22T20:00:00Z")!
+
     func run() throws {
         try CommandContext.run {
             guard let data = FileManager.default.contents(atPath: file) else {
@@ -43,7 +46,8 @@ struct DemoCommand: ParsableCommand {
             }
             // Demos play on a fresh in-memory index of the fixtures, so they
             // are repeatable and never touch the user's index.
-            let clock = DemoClock(global.date)
+            // A fixed clock unless --now is given, so a demo plays the same on any day.
+            let clock = DemoClock(global.now.flatMap(Clock.parse) ?? Self.defaultClock)
             let index = try PersistentIndex(store: IndexStore(path: nil))
             try index.replaceAll(with: try FixtureCatalog.items(in: global.dataDirectory), reason: global.dataDirectory, at: clock.now)
             let router = try Router.load(dataDirectory: global.dataDirectory)

@@ -273,6 +273,18 @@ import Testing
         }
     }
 
+    /// Every demo's printed summary, pinned in `DemoOutputs/` (regenerate
+    /// with `searchlight demo Data/demos/NAME.demo --print` after a deliberate change).
+    @Test func demoOutputsArePinned() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("DemoOutputs").path
+        let cli = CLI()
+        for demo in Self.demos {
+            let name = ((demo as NSString).lastPathComponent as NSString).deletingPathExtension
+            let expected = try String(contentsOfFile: folder + "/\(name).txt", encoding: .utf8)
+            #expect(try cli.run(["demo", demo, "--print"]).stdout == expected, "\(name)")
+        }
+    }
+
     @Test func demosShowWhatTheyPromise() throws {
         let cli = CLI()
         func last(_ demo: String) throws -> String {
