@@ -21,6 +21,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Print one JSON object.")
     var json = false
 
+    @Option(help: "Also list the N slowest keystrokes (for profiling).")
+    var slowest = 0
+
     func run() throws {
         try CommandContext.run {
             let loadStart = Date()
@@ -29,9 +32,12 @@ struct BenchCommand: ParsableCommand {
             let buildStart = Date()
             var engine = SearchEngine()
             engine.index(items)
+            // Best lists for every large prefix are part of the build.
+            engine.warmTopLists()
             let buildSeconds = Date().timeIntervalSince(buildStart)
             let lines = try String(contentsOfFile: queries, encoding: .utf8).split(separator: "\n").map(String.init)
             var latencies: [Double] = []
+            var slow: [(Double, String)] = []
             let now = Date()
             for line in lines {
                 var prefix = ""
@@ -40,7 +46,9 @@ struct BenchCommand: ParsableCommand {
                     if prefix.allSatisfy(\.isWhitespace) { continue }
                     let start = DispatchTime.now().uptimeNanoseconds
                     let response = engine.search(SearchQuery(prefix, limit: limit, now: now))
-                    latencies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
+                    let micros = Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
+                    latencies.append(micros)
+                    if slowest > 0 { slow.append((micros, prefix)) }
                     _ = response.total
                 }
             }
@@ -72,6 +80,9 @@ struct BenchCommand: ParsableCommand {
                 "peakRSSBytes": peakRSS(),
             ]
             if json { try Output.json(report); return }
+            for (micros, query) in slow.sorted(by: { $0.0 > $1.0 }).prefix(slowest) {
+                Output.line("slow: \(Int(micros)) µs  “\(query)”")
+            }
             for key in report.keys.sorted() { Output.line("\(key): \(report[key]!)") }
         }
     }

@@ -151,7 +151,7 @@ func activity(for id: String, eligible: Bool = true) -> UserActivity {
         }
         fast.index([item("https://x.example/3", title: "ka web", url: "https://x.example/3")], source: .web)
         slow.index([item("https://x.example/3", title: "ka web", url: "https://x.example/3")], source: .web)
-        for query in ["k", "ka", "kar", "s", "sa", "m", "r", "re", "t"] {
+        for query in ["k", "ka", "kar", "s", "sa", "m", "r", "re", "t", "karen", "kamito", "sarenlo", "mitoka", "lorensa", "kamitosalo"] {
             for limit in [1, 5, 20, 50] {
                 let a = fast.search(SearchQuery(query, limit: limit, now: referenceNow))
                 let b = slow.search(SearchQuery(query, limit: limit, now: referenceNow))

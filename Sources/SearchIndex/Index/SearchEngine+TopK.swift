@@ -71,39 +71,84 @@ extension SearchEngine {
         return list
     }
 
+    /// Fills the best lists of every large subtree now, so that no keystroke
+    /// pays for the first computation (after a bulk load, say).
+    public func warmTopLists() {
+        var stack: [Int32] = [TokenTrie.root]
+        while let node = stack.popLast() {
+            for child in trie[node].children where trie[child.node].documentCount > topListThreshold {
+                _ = subtreeTopList(child.node)
+                if trie[child.node].postings.count > TopListCache.capacity { _ = ownTopList(child.node) }
+                stack.append(child.node)
+            }
+        }
+    }
+
     /// Answers a one-term query from best lists, or nil when it must be enumerated.
+    ///
+    /// Matches fall into buckets in rank order: (0 typos, whole word), (0,
+    /// prefix), (1, whole), (1, prefix), … Each bucket's documents come from
+    /// the best lists of its nodes, merged in static order; a bucket is only
+    /// opened when the ones before it are used up, and any list that runs out
+    /// before proving its part sends the query back to full enumeration.
     func searchFromTopLists(
         term: String, matches: TokenTrie.TermMatches, query: SearchQuery
     ) -> (total: Int, ranked: [(key: RankingKey, doc: UInt32)])? {
-        guard query.domains.isEmpty, query.limit <= TopListCache.capacity / 2,
-            matches.prefix.count == 1, let (node, typos) = matches.prefix.first, typos == 0,
-            matches.whole.keys.allSatisfy({ $0 == node }),
-            trie[node].documentCount > topListThreshold
-        else { return nil }
+        guard query.domains.isEmpty, query.limit <= TopListCache.capacity / 2 else { return nil }
+        let reach = matches.prefix.keys.reduce(0) { $0 + trie[$1].documentCount }
+        guard reach > topListThreshold else { return nil }
         let limit = query.limit
         let engaged = Set(engagements.keys.compactMap { documentIndex[$0] })
-        func usable(_ doc: UInt32) -> Bool {
-            !engaged.contains(doc) && documents[Int(doc)]!.isVisible(at: query.now)
-        }
-        var picked: [(entry: TopEntry, whole: Bool)] = []
-        let own = trie[node].postings
-        let ownList = ownTopList(node)
-        for entry in ownList where picked.count < limit && usable(entry.doc) { picked.append((entry, true)) }
-        if picked.count < limit {
-            if own.count > ownList.count { return nil }
-            let ownDocs = Set(own.map(\.doc))
-            let list = subtreeTopList(node)
-            for entry in list where picked.count < limit && !ownDocs.contains(entry.doc) && usable(entry.doc) {
-                picked.append((entry, false))
-            }
-            if picked.count < limit && trie[node].documentCount > list.count { return nil }
-        }
-        var ranked: [(key: RankingKey, doc: UInt32)] = picked.map { pick in
-            let document = documents[Int(pick.entry.doc)]!
+        var seen = Set<UInt32>()
+        var ranked: [(key: RankingKey, doc: UInt32)] = []
+
+        func rank(_ entry: TopEntry, typos: Int, whole: Bool) -> (key: RankingKey, doc: UInt32) {
+            let document = documents[Int(entry.doc)]!
             return (RankingKey(
-                typos: 0, wholeWords: pick.whole ? 1 : 0, fieldScore: Int(pick.entry.field), engagement: 0,
+                typos: typos, wholeWords: whole ? 1 : 0, fieldScore: Int(entry.field), engagement: 0,
                 sources: document.sources.count, titleLength: document.titleLength,
-                uniqueIdentifier: document.uniqueIdentifier), pick.entry.doc)
+                uniqueIdentifier: document.uniqueIdentifier), entry.doc)
+        }
+
+        /// Takes from `lists` (each sorted, each complete or not) in merged
+        /// static order; false when a truncated list ran out first.
+        func take(_ lists: [(entries: [TopEntry], complete: Bool)], typos: Int, whole: Bool) -> Bool {
+            var cursors = [Int](repeating: 0, count: lists.count)
+            while ranked.count < limit {
+                var best: Int?
+                for (i, list) in lists.enumerated() where cursors[i] < list.entries.count {
+                    if best == nil || staticPrecedes(list.entries[cursors[i]], lists[best!].entries[cursors[best!]]) { best = i }
+                }
+                guard let i = best else {
+                    // Every list is exhausted: complete ones have given all they hold.
+                    return lists.allSatisfy(\.complete)
+                }
+                let entry = lists[i].entries[cursors[i]]
+                cursors[i] += 1
+                if seen.contains(entry.doc) { continue }
+                seen.insert(entry.doc)
+                if engaged.contains(entry.doc) || !documents[Int(entry.doc)]!.isVisible(at: query.now) { continue }
+                ranked.append(rank(entry, typos: typos, whole: whole))
+            }
+            return true
+        }
+
+        let bound = Set(matches.prefix.values).union(matches.whole.values).max() ?? 0
+        for typos in 0...bound where ranked.count < limit {
+            let wholeNodes = matches.whole.filter { $0.value == typos }.keys.sorted()
+            let wholeLists = wholeNodes.map { node -> (entries: [TopEntry], complete: Bool) in
+                let list = ownTopList(node)
+                return (list, list.count == trie[node].postings.count)
+            }
+            guard take(wholeLists, typos: typos, whole: true) else { return nil }
+            if ranked.count >= limit { break }
+            // The whole bucket is used up: all its documents are in `seen`.
+            let prefixNodes = matches.prefix.filter { $0.value == typos }.keys.sorted()
+            let prefixLists = prefixNodes.map { node -> (entries: [TopEntry], complete: Bool) in
+                let list = subtreeTopList(node)
+                return (list, list.count == trie[node].documentCount)
+            }
+            guard take(prefixLists, typos: typos, whole: false) else { return nil }
         }
         var evaluator = TermEvaluator(matches: matches)
         for doc in engaged {
@@ -117,13 +162,37 @@ extension SearchEngine {
                 uniqueIdentifier: document.uniqueIdentifier), doc))
         }
         ranked.sort { $0.key < $1.key }
-        // Every document in the subtree matches; expired ones do not count.
-        var total = trie[node].documentCount
-        for doc in expiringDocuments {
-            guard let document = documents[Int(doc)], !document.isVisible(at: query.now) else { continue }
-            if document.tokenNodes.contains(where: { trie.isAncestor(node, of: $0) }) { total -= 1 }
+        return (matchCount(matches, now: query.now), Array(ranked.prefix(limit)))
+    }
+
+    /// Distinct visible documents the term matches: from the trie's counts
+    /// when one node covers every match, else by marking documents once.
+    private func matchCount(_ matches: TokenTrie.TermMatches, now: Date) -> Int {
+        let roots = matches.prefix.keys.filter { node in
+            !matches.prefix.keys.contains { $0 != node && trie.isAncestor($0, of: node) }
         }
-        return (total, Array(ranked.prefix(limit)))
+        var total: Int
+        var covers: (UInt32) -> Bool
+        if roots.count == 1, let root = roots.first,
+            matches.whole.keys.allSatisfy({ $0 == root || trie.isAncestor(root, of: $0) })
+        {
+            total = trie[root].documentCount
+            covers = { doc in self.documents[Int(doc)]?.tokenNodes.contains { self.trie.isAncestor(root, of: $0) } ?? false }
+        } else {
+            var marked = [Bool](repeating: false, count: documents.count)
+            total = 0
+            func mark(_ doc: UInt32) {
+                if !marked[Int(doc)] { marked[Int(doc)] = true; total += 1 }
+            }
+            for root in roots { trie.forEachPosting(under: root) { mark($0.doc) } }
+            for node in matches.whole.keys { for posting in trie[node].postings { mark(posting.doc) } }
+            covers = { marked[Int($0)] }
+        }
+        for doc in expiringDocuments {
+            guard let document = documents[Int(doc)], !document.isVisible(at: now) else { continue }
+            if covers(doc) { total -= 1 }
+        }
+        return total
     }
 }
 
