@@ -177,3 +177,18 @@ public struct Router: Sendable {
             && id.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0) }
     }
 }
+
+extension Router {
+    /// The app activity for viewing `route`'s item: eligible for search,
+    /// merged with the item through `relatedUniqueIdentifier`, never public.
+    /// Making it current records the engagement.
+    public static func viewActivity(for route: Route, title: String, contentType: String) -> UserActivity {
+        var attributes = AttributeSet(contentType: contentType)
+        attributes.relatedUniqueIdentifier = route.uniqueIdentifier
+        return UserActivity(
+            activityType: viewActivityPrefix + route.contentType, title: title,
+            userInfo: ["id": route.identifier], requiredUserInfoKeys: ["id"], contentAttributeSet: attributes,
+            isEligibleForSearch: true, isEligibleForPublicIndexing: false,
+            persistentIdentifier: "view/\(route.uniqueIdentifier)")
+    }
+}

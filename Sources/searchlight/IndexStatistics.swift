@@ -18,16 +18,11 @@ struct IndexStatistics {
         let engine = index.engine
         results = engine.documentCount
         expired = engine.expiredIdentifiers(at: now).count
-        var domains: [String: Int] = [:]
-        var sources: [String: Int] = Dictionary(uniqueKeysWithValues: Source.allCases.map { ($0.rawValue, 0) })
-        for record in engine.records.values {
-            domains[record.item.domainIdentifier ?? "(none)", default: 0] += 1
-            sources[record.source.rawValue, default: 0] += 1
-        }
-        sources[Source.activity.rawValue] = engine.activities.count
+        let counts = engine.counts
+        var domains = counts.byDomain
         if !engine.activities.isEmpty { domains["(activities)"] = engine.activities.count }
         byDomain = domains
-        bySource = sources
+        bySource = counts.bySource
         engagements = engine.engagements.values.reduce(0) { $0 + $1.count }
         storeBytes = index.store.fileSize()
         preference = engine.preference

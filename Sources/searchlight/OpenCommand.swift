@@ -107,13 +107,7 @@ struct OpenCommand: ParsableCommand {
             Output.line(title)
             for item in items { Output.line("  \(Output.safe(item.title))  \(Output.safe(item.uniqueIdentifier))") }
         case .item(let result):
-            var attributes = AttributeSet(contentType: result.contentType)
-            attributes.relatedUniqueIdentifier = result.uniqueIdentifier
-            let activity = UserActivity(
-                activityType: Router.viewActivityPrefix + route.contentType, title: result.title,
-                userInfo: ["id": route.identifier], requiredUserInfoKeys: ["id"], contentAttributeSet: attributes,
-                isEligibleForSearch: true, isEligibleForPublicIndexing: false,
-                persistentIdentifier: "view/\(result.uniqueIdentifier)")
+            let activity = Router.viewActivity(for: route, title: result.title, contentType: result.contentType)
             let outcome = try index.becomeCurrent(activity, at: global.date)
             let opened = index.engine.result(for: route.uniqueIdentifier) ?? result
             if json {

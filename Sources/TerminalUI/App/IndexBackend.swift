@@ -138,13 +138,7 @@ public final class IndexBackend: SearchBackend {
     }
 
     private func recordView(_ result: SearchResult, route: Route, at date: Date) {
-        var attributes = AttributeSet(contentType: result.contentType)
-        attributes.relatedUniqueIdentifier = result.uniqueIdentifier
-        let activity = UserActivity(
-            activityType: Router.viewActivityPrefix + route.contentType, title: result.title,
-            userInfo: ["id": route.identifier], requiredUserInfoKeys: ["id"], contentAttributeSet: attributes,
-            isEligibleForSearch: true, isEligibleForPublicIndexing: false,
-            persistentIdentifier: "view/\(result.uniqueIdentifier)")
+        let activity = Router.viewActivity(for: route, title: result.title, contentType: result.contentType)
         _ = try? index.becomeCurrent(activity, at: date)
     }
 
@@ -197,21 +191,15 @@ public final class IndexBackend: SearchBackend {
 
     public func inspector() -> InspectorSnapshot {
         let engine = index.engine
-        var domains: [String: Int] = [:]
-        var sources: [String: Int] = Dictionary(uniqueKeysWithValues: Source.allCases.map { ($0.rawValue, 0) })
-        for record in engine.records.values {
-            domains[record.item.domainIdentifier ?? "(none)", default: 0] += 1
-            sources[record.source.rawValue, default: 0] += 1
-        }
-        sources[Source.activity.rawValue] = engine.activities.count
+        let counts = engine.counts
         let formatter = DateFormatter()
         formatter.dateFormat = "HH:mm:ss"
         formatter.timeZone = TimeZone(identifier: "UTC")
         var log = ((try? index.operationLog(limit: 100)) ?? []).map { (formatter.string(from: $0.date), $0.kind, $0.detail) }
         for id in engine.expiredIdentifiers(at: clock()) { log.append(("now", "expired", id)) }
         return InspectorSnapshot(
-            byDomain: domains.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
-            bySource: Source.allCases.map { ($0.rawValue, sources[$0.rawValue] ?? 0) },
+            byDomain: counts.byDomain.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+            bySource: Source.allCases.map { ($0.rawValue, counts.bySource[$0.rawValue] ?? 0) },
             preference: engine.preference, log: log)
     }
 
