@@ -189,18 +189,35 @@ extension SearchEngine {
 struct TermEvaluator {
     let matches: TokenTrie.TermMatches
     private var cache: [Int32: TermHit?] = [:]
+    /// The common case, a term that reaches one node without typos: a token
+    /// matches when that node is on its path, which a walk up decides
+    /// without any lookup.
+    private let exactNode: Int32?
 
-    init(matches: TokenTrie.TermMatches) { self.matches = matches }
+    init(matches: TokenTrie.TermMatches) {
+        self.matches = matches
+        if matches.prefix.count == 1, let (node, typos) = matches.prefix.first, typos == 0,
+            matches.whole.keys.allSatisfy({ $0 == node })
+        {
+            exactNode = node
+        } else {
+            exactNode = nil
+        }
+    }
 
     /// Typos and wholeness of the term against the token ending at `node`
     /// (the field is left 0).
     mutating func hit(for node: Int32, trie: TokenTrie) -> TermHit? {
+        if let exactNode {
+            guard trie.isAncestor(exactNode, of: node) else { return nil }
+            return TermHit(typos: 0, whole: node == exactNode && matches.whole[node] != nil, field: 0)
+        }
         if let cached = cache[node] { return cached }
         var prefixTypos: Int?
         var current = node
         while current != TokenTrie.root {
             if let typos = matches.prefix[current] { prefixTypos = min(prefixTypos ?? typos, typos) }
-            current = trie[current].parent
+            current = trie.parent(of: current)
         }
         var best: TermHit?
         if let typos = prefixTypos { best = TermHit(typos: UInt8(typos), whole: false, field: 0) }

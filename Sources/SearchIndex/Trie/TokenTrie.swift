@@ -50,6 +50,11 @@ struct TokenTrie: Sendable {
 
     subscript(node: Int32) -> Node { nodes[Int(node)] }
 
+    // Field reads that never copy a whole node (its arrays would be retained
+    // and released on the hot paths).
+    @inline(__always) func parent(of node: Int32) -> Int32 { nodes[Int(node)].parent }
+    @inline(__always) func depth(of node: Int32) -> Int32 { nodes[Int(node)].depth }
+
     /// The node reached by `scalars` from `node`, if any.
     func child(of node: Int32, _ scalar: UInt32) -> Int32? {
         let children = nodes[Int(node)].children
@@ -171,17 +176,16 @@ struct TokenTrie: Sendable {
     func forEachPosting(under node: Int32, _ body: (Posting) -> Void) {
         var stack: [Int32] = [node]
         while let current = stack.popLast() {
-            let n = nodes[Int(current)]
-            for posting in n.postings { body(posting) }
-            for child in n.children { stack.append(child.node) }
+            for posting in nodes[Int(current)].postings { body(posting) }
+            for child in nodes[Int(current)].children { stack.append(child.node) }
         }
     }
 
     /// Whether `ancestor` is `node` or lies on its path to the root.
-    func isAncestor(_ ancestor: Int32, of node: Int32) -> Bool {
-        let targetDepth = nodes[Int(ancestor)].depth
+    @inline(__always) func isAncestor(_ ancestor: Int32, of node: Int32) -> Bool {
+        let targetDepth = depth(of: ancestor)
         var current = node
-        while nodes[Int(current)].depth > targetDepth { current = nodes[Int(current)].parent }
+        while depth(of: current) > targetDepth { current = parent(of: current) }
         return current == ancestor
     }
 }
