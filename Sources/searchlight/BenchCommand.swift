@@ -71,6 +71,25 @@ struct BenchCommand: ParsableCommand {
             }
             inserts.sort()
             deletes.sort()
+            // Cold start: save the corpus to a store, then time a new process's first answer.
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("searchlight-bench-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let storePath = folder.appendingPathComponent("index.sqlite").path
+            do {
+                let saved = try PersistentIndex(store: IndexStore(path: storePath))
+                try saved.replaceAll(with: items, reason: corpus)
+            }
+            let firstQuery = lines.first { !$0.allSatisfy(\.isWhitespace) } ?? "a"
+            let child = Process()
+            child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            child.arguments = ["search", firstQuery, "--limit", "\(limit)", "--json", "--index", storePath, "--data", folder.path]
+            child.standardOutput = FileHandle.nullDevice
+            child.standardError = FileHandle.nullDevice
+            let coldStart = Date()
+            try child.run()
+            child.waitUntilExit()
+            let coldMilliseconds = Int(Date().timeIntervalSince(coldStart) * 1000)
             let report: [String: Any] = [
                 "items": items.count, "parseSeconds": round2(parseSeconds), "buildSeconds": round2(buildSeconds),
                 "keystrokes": latencies.count,
@@ -78,6 +97,7 @@ struct BenchCommand: ParsableCommand {
                 "insertMicroseconds": Int(inserts.isEmpty ? 0 : inserts[inserts.count / 2]),
                 "deleteMicroseconds": Int(deletes.isEmpty ? 0 : deletes[deletes.count / 2]),
                 "peakRSSBytes": peakRSS(),
+                "coldStartMilliseconds": coldMilliseconds,
             ]
             if json { try Output.json(report); return }
             for (micros, query) in slow.sorted(by: { $0.0 > $1.0 }).prefix(slowest) {
