@@ -137,3 +137,22 @@ import Testing
         #expect(e.documentCount == 1)
     }
 }
+
+@Suite struct SharedPageTests {
+    @Test func aPageSharedByTwoItemsMergesWithTheSmallestIdentifierWhateverTheOrder() {
+        let page = item("https://x.example/p", title: "Shared page", url: "https://x.example/p")
+        var a = SearchEngine()
+        a.index([item("b/2", title: "Second", url: "https://x.example/p"), item("a/1", title: "First", url: "https://x.example/p")])
+        a.index([page], source: .web)
+        var b = SearchEngine()
+        b.index([page], source: .web)
+        b.index([item("a/1", title: "First", url: "https://x.example/p"), item("b/2", title: "Second", url: "https://x.example/p")])
+        #expect(a.ids("shared") == ["a/1"])
+        #expect(b.ids("shared") == ["a/1"])
+        a.deleteItems(identifiers: ["a/1"])
+        #expect(a.ids("shared") == ["b/2"])
+        #expect(a.search(SearchQuery("second", now: referenceNow)).results.first?.sources == [.item, .web])
+        a.deleteItems(identifiers: ["b/2"])
+        #expect(a.ids("shared") == ["https://x.example/p"])
+    }
+}

@@ -54,7 +54,7 @@ import Testing
 
         func launch(_ extra: String = "") throws {
             let command = "stty -a > \(file("before.txt")); \(extra) '\(CLI.binary)' --index '\(cli.indexPath)' --data '\(CLI.dataDirectory)'; " +
-                "echo \"exit=$?\" > \(file("status.txt")); stty -a > \(file("after.txt")); clear; echo SESSION-DONE"
+                "echo \"exit=$?\" > \(file("status.txt")); stty -a > \(file("after.txt")); clear; echo SESSION-'DONE'"
             try type(command)
             try send("Enter")
         }
@@ -151,7 +151,7 @@ import Testing
         defer { t.stop() }
         try t.start(width: 100, height: 30)
         for demo in ReplayAndDemoTests.demos {
-            let command = "'\(CLI.binary)' demo '\(demo)' --speed 20 --data '\(CLI.dataDirectory)' --index '\(t.cli.indexPath)'; echo \"demo-exit=$?\""
+            let command = "'\(CLI.binary)' demo '\(demo)' --speed 20 --data '\(CLI.dataDirectory)' --index '\(t.cli.indexPath)'; echo demo-'exit'=$?"
             try t.type("clear; " + command)
             try t.send("Enter")
             try t.waitFor("▶ ", "a caption shows")

@@ -21,8 +21,9 @@ public struct SearchEngine: Sendable {
     var documents: [Document?] = []
     private var freeDocuments: [UInt32] = []
     var documentIndex: [String: UInt32] = [:]
-    /// Item identifier by page URL, so a crawled page merges with its item.
-    private var itemByURL: [String: String] = [:]
+    /// Items by page URL, so a crawled page merges with its item (the one
+    /// with the smallest identifier when several share a page).
+    private var itemsByURL: [String: Set<String>] = [:]
     /// Web records by page URL.
     private var webByURL: [String: Set<String>] = [:]
     /// Activities by the item they name.
@@ -196,10 +197,15 @@ public struct SearchEngine: Sendable {
     }
 
     private func canonicalID(of record: IndexRecord) -> String {
-        if record.source == .web, let url = record.item.attributeSet.url, let owner = itemByURL[url] {
+        if record.source == .web, let url = record.item.attributeSet.url, let owner = owner(of: url) {
             return owner
         }
         return record.item.uniqueIdentifier
+    }
+
+    /// The item a page at `url` merges with.
+    private func owner(of url: String) -> String? {
+        itemsByURL[url]?.min { RankingKey.identifierPrecedes($0, $1) }
     }
 
     /// Registers a record's merge links; returns the documents to refresh.
@@ -209,7 +215,8 @@ public struct SearchEngine: Sendable {
         guard let url = record.item.attributeSet.url else { return touched }
         switch record.source {
         case .item:
-            if itemByURL[url] == nil { itemByURL[url] = id }
+            if let previous = owner(of: url) { touched.insert(previous) }
+            itemsByURL[url, default: []].insert(id)
             // Pages at this URL now merge into the item: their own documents go.
             touched.formUnion(webByURL[url] ?? [])
         case .web:
@@ -228,14 +235,10 @@ public struct SearchEngine: Sendable {
         guard let url = record.item.attributeSet.url else { return touched }
         switch record.source {
         case .item:
-            if itemByURL[url] == id {
-                itemByURL[url] = nil
-                // Another item with the same page takes over, if any.
-                if let heir = records.values.filter({ $0.source == .item && $0.item.attributeSet.url == url && $0.item.uniqueIdentifier != id }).map(\.item.uniqueIdentifier).min() {
-                    itemByURL[url] = heir
-                    touched.insert(heir)
-                }
-            }
+            itemsByURL[url]?.remove(id)
+            if itemsByURL[url]?.isEmpty == true { itemsByURL[url] = nil }
+            // Another item with the same page takes over, if any.
+            if let heir = owner(of: url) { touched.insert(heir) }
             touched.formUnion(webByURL[url] ?? [])
         case .web:
             webByURL[url]?.remove(id)
@@ -283,7 +286,7 @@ public struct SearchEngine: Sendable {
         if let record = records[id], canonicalID(of: record) == id {
             let item = record.item
             primary = (item.attributeSet, item.domainIdentifier, item.expirationDate, item.visibility, record.source)
-            if record.source == .item, let url = item.attributeSet.url, itemByURL[url] == id {
+            if record.source == .item, let url = item.attributeSet.url, owner(of: url) == id {
                 for webID in (webByURL[url] ?? []).sorted() {
                     if let web = records[webID] { merged.append((web.item.attributeSet, .web)) }
                 }
