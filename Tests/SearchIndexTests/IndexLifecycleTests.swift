@@ -156,3 +156,28 @@ import Testing
         #expect(a.ids("shared") == ["https://x.example/p"])
     }
 }
+
+@Suite struct EngagementHistoryTests {
+    @Test func aStandaloneActivityViewedAgainKeepsEveryView() {
+        var e = SearchEngine()
+        let search = UserActivity(activityType: "com.example.search", title: "Search for lanterns", isEligibleForSearch: true)
+        e.becomeCurrent(search, at: referenceNow.addingTimeInterval(-60))
+        e.becomeCurrent(search, at: referenceNow)
+        #expect(e.engagementScore(of: search.identifier, at: referenceNow).views == 2)
+        #expect(e.ids("lanterns") == [search.identifier])
+    }
+
+    @Test func disablingIndexingKeepsViewsAndDeletingTheActivityDropsThem() {
+        var e = SearchEngine()
+        let search = UserActivity(activityType: "com.example.search", title: "Search for lanterns", isEligibleForSearch: true)
+        e.becomeCurrent(search, at: referenceNow)
+        e.setPreference(.disabled)
+        #expect(e.activities.isEmpty)
+        #expect(e.engagements[search.identifier]?.count == 1)
+        e.setPreference(.viewedRecords)
+        e.becomeCurrent(search, at: referenceNow)
+        e.deleteItems(identifiers: [search.identifier])
+        #expect(e.engagements[search.identifier] == nil)
+        #expect(e.ids("lanterns").isEmpty)
+    }
+}

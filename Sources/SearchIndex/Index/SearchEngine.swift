@@ -72,6 +72,8 @@ public struct SearchEngine: Sendable {
             guard let record = records[id] else {
                 if activities[id] != nil {
                     touched.formUnion(removeActivity(id))
+                    // Deleting an activity by name deletes its views too.
+                    engagements[id] = nil
                     removed.append(id)
                 }
                 continue
@@ -138,7 +140,8 @@ public struct SearchEngine: Sendable {
                 outcome = .indexed
             }
         }
-        refresh([canonicalID(ofActivity: activity)])
+        // A view alone changes no tokens: engagement is read at query time.
+        if outcome == .indexed { refresh([canonicalID(ofActivity: activity)]) }
         return outcome
     }
 
@@ -180,13 +183,14 @@ public struct SearchEngine: Sendable {
         }
     }
 
+    /// Removes an activity entry; its views stay (they are the engagement
+    /// history, kept while indexing is disabled and across replacements).
     private mutating func removeActivity(_ id: String) -> Set<String> {
         guard let activity = activities.removeValue(forKey: id) else { return [] }
         if let related = activity.relatedUniqueIdentifier {
             activitiesByItem[related]?.remove(id)
             if activitiesByItem[related]?.isEmpty == true { activitiesByItem[related] = nil }
         }
-        if activity.relatedUniqueIdentifier == nil { engagements[id] = nil }
         return [canonicalID(ofActivity: activity), id]
     }
 
