@@ -13,23 +13,15 @@ struct Document: Sendable {
     var expirationDate: Date?
     var visibility: Visibility
     var attributes: AttributeSet
-    /// The trie node of each distinct token, with the best field it appears in.
-    var tokenNodes: [Int32]
-    var tokenFields: [Field]
-    /// Tokens waiting to be inserted in the trie (only while building).
+    /// Distinct tokens and the best field each appears in, waiting to be
+    /// inserted in the trie (only while building: afterwards they live in
+    /// the engine's `TokenArena`).
     var pendingTokens: [String] = []
+    var pendingFields: [Field] = []
 
     /// The first eight bytes of the identifier, big-endian: most identifier
     /// comparisons end here without touching the string.
-    var identifierPrefix: UInt64 {
-        var value: UInt64 = 0
-        var count = 0
-        for byte in uniqueIdentifier.utf8.prefix(8) {
-            value = value << 8 | UInt64(byte)
-            count += 1
-        }
-        return value << (8 * UInt64(8 - count))
-    }
+    var identifierPrefix: UInt64 { TokenArena.head(of: uniqueIdentifier.utf8) }
 
     func isVisible(at now: Date) -> Bool {
         guard let expirationDate else { return true }

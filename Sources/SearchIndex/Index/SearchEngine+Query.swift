@@ -39,15 +39,19 @@ extension SearchEngine {
         guard !terms.isEmpty else {
             return SearchResponse(query: query.text, total: 0, results: [])
         }
-        let matches = terms.map { trie.matches(for: $0) }
+        let matches = terms.map { termMatches.matches(for: $0, in: trie) }
         if matches.contains(where: { $0.prefix.isEmpty && $0.whole.isEmpty }) {
             return SearchResponse(query: query.text, total: 0, results: [])
         }
         if terms.count == 1, let fast = searchFromTopLists(term: terms[0], matches: matches[0], query: query) {
             var evaluators = matches.map { TermEvaluator(matches: $0) }
-            let results = fast.ranked.map { makeResult(doc: $0.doc, key: $0.key, terms: terms, evaluators: &evaluators, now: query.now) }
+            let probes = TermProbe(matches: matches[0], trie: trie).map { [$0] }
+            let results = fast.ranked.map {
+                makeResult(doc: $0.doc, key: $0.key, terms: terms, probes: probes, evaluators: &evaluators, now: query.now)
+            }
             return SearchResponse(query: query.text, total: fast.total, results: results)
         }
+        if let scanned = searchByScan(terms: terms, matches: matches, query: query) { return scanned }
         // Enumerate the most selective term, check the others per candidate.
         let driver = matches.indices.min {
             matches[$0].estimatedPostings(in: trie) < matches[$1].estimatedPostings(in: trie)
@@ -84,7 +88,7 @@ extension SearchEngine {
                 if index == driver {
                     hit = driverHit
                 } else {
-                    guard let found = evaluators[index].bestHit(in: document, trie: trie) else { continue candidateLoop }
+                    guard let found = evaluators[index].bestHit(slot: doc, tokens: tokens, trie: trie) else { continue candidateLoop }
                     hit = found
                 }
                 typos += Int(hit.typos)
@@ -105,13 +109,23 @@ extension SearchEngine {
         return SearchResponse(query: query.text, total: total, results: results)
     }
 
-    private func makeResult(
-        doc: UInt32, key: RankingKey, terms: [String], evaluators: inout [TermEvaluator], now: Date
+    /// A ranked document as a result, with its highlights and explanation.
+    /// `probes`, when the query has them, answer the per-token questions
+    /// without the trie; otherwise the evaluators do.
+    func makeResult(
+        doc: UInt32, key: RankingKey, terms: [String], probes: [TermProbe]? = nil,
+        evaluators: inout [TermEvaluator], now: Date
     ) -> SearchResult {
         let document = documents[Int(doc)]!
         var termMatches: [Explanation.TermMatch] = []
         for (index, term) in terms.enumerated() {
-            if let (hit, node) = evaluators[index].bestHitWithNode(in: document, trie: trie) {
+            if let probes {
+                if let (code, node) = probes[index].bestToken(of: doc, in: tokens, trie: trie) {
+                    termMatches.append(.init(
+                        term: term, token: trie.token(at: node), field: Field(rawValue: code & 3)!.name,
+                        typos: Int(code >> 3), whole: (code >> 2) & 1 == 0))
+                }
+            } else if let (hit, node) = evaluators[index].bestHitWithNode(slot: doc, tokens: tokens, trie: trie) {
                 termMatches.append(.init(
                     term: term, token: trie.token(at: node), field: Field(rawValue: hit.field)!.name,
                     typos: Int(hit.typos), whole: hit.whole))
@@ -122,26 +136,44 @@ extension SearchEngine {
             uniqueIdentifier: document.uniqueIdentifier, domainIdentifier: document.domainIdentifier,
             contentType: document.contentType, title: document.title, sources: document.sources,
             attributes: document.attributes, visibility: document.visibility,
-            highlights: highlights(of: document.title, field: "title", evaluators: &evaluators, terms: terms),
+            highlights: highlights(of: document.title, field: "title", terms: terms, probes: probes, evaluators: &evaluators),
             explanation: Explanation(key: key, views: views, matches: termMatches))
     }
 
     /// Character ranges of `text` that the query's terms matched.
-    private func highlights(of text: String, field: String, evaluators: inout [TermEvaluator], terms: [String]) -> [Highlight] {
+    private func highlights(
+        of text: String, field: String, terms: [String], probes: [TermProbe]?, evaluators: inout [TermEvaluator]
+    ) -> [Highlight] {
         var out: [Highlight] = []
-        let characters = Array(text)
+        var characters: [Character]?
         for token in Tokenizer.indexTokens(text) {
-            guard let node = trie.find(token.text) else { continue }
+            var node: Int32 = -1
+            if probes == nil {
+                guard let found = trie.find(token.text) else { continue }
+                node = found
+            }
             var bestLength = 0
             for (index, term) in terms.enumerated() {
-                guard let hit = evaluators[index].hit(for: node, trie: trie) else { continue }
-                if hit.typos == 0 && !hit.whole && token.text.hasPrefix(term) {
+                let typos: UInt8
+                let whole: Bool
+                if let probes {
+                    let code = probes[index].code(ofToken: token.text)
+                    guard code != TermProbe.miss else { continue }
+                    typos = code >> 3
+                    whole = (code >> 2) & 1 == 0
+                } else {
+                    guard let hit = evaluators[index].hit(for: node, trie: trie) else { continue }
+                    typos = hit.typos
+                    whole = hit.whole
+                }
+                if typos == 0 && !whole && token.text.hasPrefix(term) {
                     // Cover the original characters that fold to the term.
+                    if characters == nil { characters = Array(text) }
                     let want = term.unicodeScalars.count
                     var have = 0
                     var length = 0
                     while have < want, length < token.length {
-                        have += TextNormalizer.fold(characters[token.start + length]).unicodeScalars.count
+                        have += TextNormalizer.fold(characters![token.start + length]).unicodeScalars.count
                         length += 1
                     }
                     bestLength = max(bestLength, length)
@@ -229,15 +261,16 @@ struct TermEvaluator {
         return best
     }
 
-    mutating func bestHit(in document: Document, trie: TokenTrie) -> TermHit? {
-        bestHitWithNode(in: document, trie: trie)?.hit
+    mutating func bestHit(slot: UInt32, tokens: TokenArena, trie: TokenTrie) -> TermHit? {
+        bestHitWithNode(slot: slot, tokens: tokens, trie: trie)?.hit
     }
 
-    mutating func bestHitWithNode(in document: Document, trie: TokenTrie) -> (hit: TermHit, node: Int32)? {
+    mutating func bestHitWithNode(slot: UInt32, tokens: TokenArena, trie: TokenTrie) -> (hit: TermHit, node: Int32)? {
         var best: (hit: TermHit, node: Int32)?
-        for (node, field) in zip(document.tokenNodes, document.tokenFields) {
+        for index in tokens.span(of: slot) {
+            let node = tokens.nodes[index]
             guard var hit = hit(for: node, trie: trie) else { continue }
-            hit.field = field.rawValue
+            hit.field = tokens.fields[index]
             if best == nil || hit < best!.hit { best = (hit, node) }
         }
         return best

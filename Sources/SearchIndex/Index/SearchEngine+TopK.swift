@@ -153,7 +153,7 @@ extension SearchEngine {
         var evaluator = TermEvaluator(matches: matches)
         for doc in engaged {
             guard let document = documents[Int(doc)], document.isVisible(at: query.now),
-                let hit = evaluator.bestHit(in: document, trie: trie)
+                let hit = evaluator.bestHit(slot: doc, tokens: tokens, trie: trie)
             else { continue }
             ranked.append((RankingKey(
                 typos: Int(hit.typos), wholeWords: hit.whole ? 1 : 0, fieldScore: Int(hit.field),
@@ -177,7 +177,7 @@ extension SearchEngine {
             matches.whole.keys.allSatisfy({ $0 == root || trie.isAncestor(root, of: $0) })
         {
             total = trie[root].documentCount
-            covers = { doc in self.documents[Int(doc)]?.tokenNodes.contains { self.trie.isAncestor(root, of: $0) } ?? false }
+            covers = { doc in self.tokens.span(of: doc).contains { self.trie.isAncestor(root, of: self.tokens.nodes[$0]) } }
         } else {
             var marked = [Bool](repeating: false, count: documents.count)
             total = 0

@@ -30,13 +30,25 @@ public struct SearchEngine: Sendable {
     private var activitiesByItem: [String: Set<String>] = [:]
     /// Best documents of large subtrees, computed when a query first needs them.
     var topLists = TopListCache()
+    /// Trie matches of recent query terms; replaced whenever the trie changes.
+    var termMatches = TermMatchCache()
     /// Static rank of each document slot (parallel to `documents`).
     var ranks: [StaticRank] = []
     /// Slots of documents that carry an expiration date.
     var expiringDocuments: Set<UInt32> = []
+    /// Tokens of each document slot, laid out for scanning.
+    var tokens = TokenArena()
+    /// Expiration of each slot (seconds since the reference date; infinity
+    /// when it never expires), parallel to `documents`.
+    var expirations: [Double] = []
+    /// Whether each slot's document has views (ranked apart, with its engagement).
+    var engagedSlots: [Bool] = []
     /// Subtrees with more documents than this are ranked from best lists
     /// instead of being enumerated (see `SearchEngine+TopK`).
     public var topListThreshold = 2_000
+    /// Whether queries may scan the token arena (`SearchEngine+Scan`); off,
+    /// they enumerate with node caches. Both give the same answers.
+    var scanEnabled = true
 
     public init(preference: IndexingPreference = .viewedRecords) {
         self.preference = preference
@@ -131,6 +143,7 @@ public struct SearchEngine: Sendable {
     @discardableResult
     public mutating func becomeCurrent(_ activity: UserActivity, at date: Date) -> ActivityOutcome {
         engagements[activity.engagementIdentifier, default: []].append(date)
+        markEngaged(activity.engagementIdentifier)
         var outcome = ActivityOutcome.recordedOnly
         if activity.isEligibleForSearch && preference == .viewedRecords {
             if let related = activity.relatedUniqueIdentifier, records[related] == nil {
@@ -156,6 +169,7 @@ public struct SearchEngine: Sendable {
     /// Restores stored view times without side effects (used when loading).
     public mutating func restoreEngagement(_ identifier: String, at dates: [Date]) {
         engagements[identifier, default: []].append(contentsOf: dates)
+        markEngaged(identifier)
     }
 
     /// Sets the indexing preference; `disabled` drops every activity entry.
@@ -257,6 +271,7 @@ public struct SearchEngine: Sendable {
 
     /// Rebuilds the documents named by `ids` from the records, in place.
     mutating func refresh(_ ids: Set<String>) {
+        if !ids.isEmpty { termMatches = TermMatchCache() }
         for id in ids.sorted() {
             let built = buildDocument(id)
             if let existing = documentIndex[id] {
@@ -311,23 +326,33 @@ public struct SearchEngine: Sendable {
             uniqueIdentifier: id, title: title, titleLength: title.count,
             contentType: primary.attributes.contentType, domainIdentifier: primary.domain,
             sources: sources.sorted(), expirationDate: primary.expiry, visibility: primary.visibility,
-            attributes: primary.attributes, tokenNodes: [], tokenFields: []
+            attributes: primary.attributes
         ).withTokens(from: [primary.attributes] + merged.map(\.0))
     }
 
     private mutating func insertTokens(_ document: Document, at slot: UInt32) {
         var document = document
         var nodes: [Int32] = []
-        nodes.reserveCapacity(document.tokenFields.count)
-        for (token, field) in zip(document.pendingTokens, document.tokenFields) {
+        var heads: [UInt64] = []
+        nodes.reserveCapacity(document.pendingTokens.count)
+        heads.reserveCapacity(document.pendingTokens.count)
+        for (token, field) in zip(document.pendingTokens, document.pendingFields) {
             nodes.append(trie.insert(token, posting: .init(doc: slot, field: field.rawValue)))
+            heads.append(TokenArena.head(of: token.utf8))
         }
-        document.tokenNodes = nodes
+        tokens.set(slot: slot, heads: heads, nodes: nodes, fields: document.pendingFields.map(\.rawValue))
         document.pendingTokens = []
-        while ranks.count < documents.count { ranks.append(StaticRank()) }
+        document.pendingFields = []
+        while ranks.count < documents.count {
+            ranks.append(StaticRank())
+            expirations.append(.infinity)
+            engagedSlots.append(false)
+        }
         ranks[Int(slot)] = StaticRank(
             sources: UInt8(document.sources.count), titleLength: UInt32(document.titleLength),
             identifierPrefix: document.identifierPrefix)
+        expirations[Int(slot)] = document.expirationDate?.timeIntervalSinceReferenceDate ?? .infinity
+        engagedSlots[Int(slot)] = engagements[document.uniqueIdentifier] != nil
         if document.expirationDate != nil { expiringDocuments.insert(slot) } else { expiringDocuments.remove(slot) }
         documents[Int(slot)] = document
         let paths = trie.countDocument(tokenNodes: nodes, delta: 1)
@@ -335,11 +360,17 @@ public struct SearchEngine: Sendable {
     }
 
     private mutating func removeTokens(of slot: UInt32) {
-        guard let document = documents[Int(slot)] else { return }
-        let paths = trie.countDocument(tokenNodes: document.tokenNodes, delta: -1)
+        guard documents[Int(slot)] != nil else { return }
+        let nodes = tokens.tokenNodes(of: slot)
+        let paths = trie.countDocument(tokenNodes: nodes, delta: -1)
         invalidateTopLists(paths)
-        for node in document.tokenNodes { trie.remove(doc: slot, from: node) }
-        documents[Int(slot)]?.tokenNodes = []
+        for node in nodes { trie.remove(doc: slot, from: node) }
+        tokens.clear(slot: slot)
+    }
+
+    /// Notes that `identifier` has views, for the query loop's engaged check.
+    private mutating func markEngaged(_ identifier: String) {
+        if let slot = documentIndex[identifier] { engagedSlots[Int(slot)] = true }
     }
 
     /// Forgets the cached best lists of `nodes`, copying the cache first if
@@ -370,7 +401,7 @@ extension Document {
         }
         var copy = self
         copy.pendingTokens = order
-        copy.tokenFields = order.map { best[$0]! }
+        copy.pendingFields = order.map { best[$0]! }
         return copy
     }
 }

@@ -36,34 +36,44 @@ extension TokenTrie {
             }
             return result
         }
-        let firstRow = Array(0...pattern.count)
-        for child in nodes[Int(Self.root)].children {
-            walk(child.node, pattern: pattern, bound: bound, previousRow: firstRow, rowBefore: nil,
-                 previousScalar: nil, bestOnPath: Int.max, into: &result)
+        // One row per depth, reused by every branch: a branch at depth d
+        // only reads the rows above it, which its ancestors wrote.
+        // The buffer grows with the deepest branch walked (a row's minimum is
+        // at least depth − pattern length, so that is at most the pattern
+        // length plus the bound, plus one), never with the pattern alone:
+        // a long pasted query stays linear.
+        let width = pattern.count + 1
+        var rows = [Int](repeating: 0, count: 8 * width)
+        for j in 0...pattern.count { rows[j] = j }
+        pattern.withUnsafeBufferPointer { pattern in
+            for child in nodes[Int(Self.root)].children {
+                walk(child.node, depth: 1, pattern: pattern, bound: bound, rows: &rows,
+                     previousScalar: nil, bestOnPath: Int.max, into: &result)
+            }
         }
         return result
     }
 
     private func walk(
-        _ node: Int32, pattern: [UInt32], bound: Int, previousRow: [Int], rowBefore: [Int]?,
-        previousScalar: UInt32?, bestOnPath: Int, into result: inout TermMatches
+        _ node: Int32, depth: Int, pattern: UnsafeBufferPointer<UInt32>, bound: Int,
+        rows: inout [Int], previousScalar: UInt32?, bestOnPath: Int,
+        into result: inout TermMatches
     ) {
+        let width = pattern.count + 1
+        let row = depth * width, above = row - width, twoAbove = above - width
         let scalar = nodes[Int(node)].scalar
-        var row = [Int](repeating: 0, count: pattern.count + 1)
-        row[0] = previousRow[0] + 1
-        var rowMin = row[0]
+        rows[row] = rows[above] + 1
+        var rowMin = rows[row]
         for j in 1...pattern.count {
             let cost = pattern[j - 1] == scalar ? 0 : 1
-            var value = min(previousRow[j] + 1, row[j - 1] + 1, previousRow[j - 1] + cost)
-            if j > 1, let rowBefore, let previousScalar,
-                pattern[j - 1] == previousScalar, pattern[j - 2] == scalar
-            {
-                value = min(value, rowBefore[j - 2] + 1)
+            var value = min(rows[above + j] + 1, rows[row + j - 1] + 1, rows[above + j - 1] + cost)
+            if j > 1, depth > 1, let previousScalar, pattern[j - 1] == previousScalar, pattern[j - 2] == scalar {
+                value = min(value, rows[twoAbove + j - 2] + 1)
             }
-            row[j] = value
+            rows[row + j] = value
             rowMin = min(rowMin, value)
         }
-        let distance = row[pattern.count]
+        let distance = rows[row + pattern.count]
         var best = bestOnPath
         if distance <= bound {
             if distance < best {
@@ -77,8 +87,9 @@ extension TokenTrie {
         // Below a node that matched with no typo nothing can match better;
         // elsewhere a row's minimum never decreases going down.
         if best == 0 || rowMin > min(bound, best) { return }
+        if rows.count < (depth + 2) * width { rows.append(contentsOf: repeatElement(0, count: rows.count)) }
         for child in nodes[Int(node)].children {
-            walk(child.node, pattern: pattern, bound: bound, previousRow: row, rowBefore: previousRow,
+            walk(child.node, depth: depth + 1, pattern: pattern, bound: bound, rows: &rows,
                  previousScalar: scalar, bestOnPath: best, into: &result)
         }
     }

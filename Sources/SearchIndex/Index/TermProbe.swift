@@ -1,0 +1,120 @@
+/// A query term compiled for the scan loop of `SearchEngine+Scan`.
+///
+/// Each trie node the term reaches as a prefix becomes a mask test on a
+/// token's head (its first eight UTF-8 bytes, see `TokenArena`):
+///
+/// ```
+///   term "coz"   bits 63 6f 7a 00 00 00 00 00
+///                mask ff ff ff 00 00 00 00 00
+///   token "cozo" head 63 6f 7a 6f 00 00 00 00   head & mask == bits → match
+/// ```
+///
+/// A node more than eight bytes deep also needs a walk up the trie, done
+/// only when the mask test passes. Whole-word nodes are compared by node.
+///
+/// A hit is coded in one byte that orders as `TermHit` does:
+/// `typos × 8 + (prefix only ? 4 : 0) + field`, lower first.
+struct TermProbe: Sendable {
+    struct Prefix: Sendable {
+        var bits: UInt64
+        var mask: UInt64
+        var node: Int32
+        /// The hit code of a prefix match here, before the field is added.
+        var code: UInt8
+        var needsWalk: Bool
+        /// The node's path, for matching a token given as text.
+        var text: String
+    }
+
+    /// A term that reaches more nodes than this (a long term with typos in
+    /// a dense part of the trie) is left to the node-cache evaluator.
+    static let maximumNodes = 64
+    /// The code of "no hit".
+    static let miss: UInt8 = .max
+
+    private(set) var prefixes: [Prefix]
+    private(set) var wholeNodes: [Int32]
+    private(set) var wholeCodes: [UInt8]
+    private(set) var wholeTexts: [String]
+
+    init?(matches: TokenTrie.TermMatches, trie: TokenTrie) {
+        guard matches.prefix.count + matches.whole.count <= Self.maximumNodes,
+            matches.prefix.values.allSatisfy({ $0 <= 3 }), matches.whole.values.allSatisfy({ $0 <= 3 })
+        else { return nil }
+        prefixes = matches.prefix.sorted { $0.key < $1.key }.map { node, typos in
+            let text = trie.token(at: node)
+            let bytes = Array(text.utf8)
+            let length = min(bytes.count, 8)
+            let mask: UInt64 = length == 0 ? 0 : ~UInt64(0) << (8 * UInt64(8 - length))
+            return Prefix(
+                bits: TokenArena.head(of: bytes), mask: mask, node: node,
+                code: UInt8(typos) * 8 + 4, needsWalk: bytes.count > 8, text: text)
+        }
+        let wholes = matches.whole.sorted { $0.key < $1.key }
+        wholeNodes = wholes.map(\.key)
+        wholeCodes = wholes.map { UInt8($0.value) * 8 }
+        wholeTexts = wholes.map { trie.token(at: $0.key) }
+    }
+
+    /// The hit code (field left 0) of the term against one token given as
+    /// text, or `miss`.
+    func code(ofToken text: String) -> UInt8 {
+        let head = TokenArena.head(of: text.utf8)
+        var best = Self.miss
+        for prefix in prefixes where head & prefix.mask == prefix.bits && prefix.code < best {
+            if !prefix.needsWalk || text.utf8.starts(with: prefix.text.utf8) { best = prefix.code }
+        }
+        guard best != Self.miss else { return best }
+        for (position, whole) in wholeTexts.enumerated() where whole == text {
+            best = min(best, wholeCodes[position])
+        }
+        return best
+    }
+
+    /// The first of `slot`'s tokens with the best hit, and that hit's code.
+    func bestToken(of slot: UInt32, in tokens: TokenArena, trie: TokenTrie) -> (code: UInt8, node: Int32)? {
+        var best: (code: UInt8, node: Int32)?
+        for index in tokens.span(of: slot) {
+            let node = tokens.nodes[index]
+            let head = tokens.heads[index]
+            var code = Self.miss
+            for prefix in prefixes where head & prefix.mask == prefix.bits && prefix.code < code {
+                if !prefix.needsWalk || trie.isAncestor(prefix.node, of: node) { code = prefix.code }
+            }
+            guard code != Self.miss else { continue }
+            for (position, whole) in wholeNodes.enumerated() where whole == node { code = min(code, wholeCodes[position]) }
+            code += tokens.fields[index]
+            if best == nil || code < best!.code { best = (code, node) }
+        }
+        return best
+    }
+
+    /// The best hit code of the term over the tokens in `span`, or `miss`.
+    @inline(__always)
+    func bestCode(
+        in span: Range<Int>, heads: UnsafeBufferPointer<UInt64>, nodes: UnsafeBufferPointer<Int32>,
+        fields: UnsafeBufferPointer<UInt8>, trie: TokenTrie
+    ) -> UInt8 {
+        var best = Self.miss
+        prefixes.withUnsafeBufferPointer { prefixes in
+            for index in span {
+                let head = heads[index]
+                var tokenBest = Self.miss
+                for prefix in prefixes where head & prefix.mask == prefix.bits && prefix.code < tokenBest {
+                    if !prefix.needsWalk || trie.isAncestor(prefix.node, of: nodes[index]) {
+                        tokenBest = prefix.code
+                    }
+                }
+                guard tokenBest != Self.miss else { continue }
+                // A whole-word node lies below a prefix node, so only tokens
+                // that passed a prefix test need the node comparison.
+                let node = nodes[index]
+                for (position, whole) in wholeNodes.enumerated() where whole == node {
+                    tokenBest = min(tokenBest, wholeCodes[position])
+                }
+                best = min(best, tokenBest + fields[index])
+            }
+        }
+        return best
+    }
+}

@@ -1,0 +1,92 @@
+/// The tokens of every document, in flat parallel arrays that the query
+/// loop scans without touching `Document` (no copy, no retain, memory read
+/// in order):
+///
+/// ```
+///  slot:      0            1          (hole)       2
+///  spans:   [0, 3)       [3, 5)                  [9, 12)
+///  heads:   h  h  h      h  h      ·  ·  ·  ·    h  h  h    first 8 UTF-8 bytes
+///  nodes:   n  n  n      n  n      ·  ·  ·  ·    n  n  n    trie node of the token
+///  fields:  f  f  f      f  f      ·  ·  ·  ·    f  f  f    best field it occurs in
+/// ```
+///
+/// Re-tokenising a document appends its new tokens and leaves a hole where
+/// the old ones were; holes are squeezed out (in slot order) once they
+/// outweigh the live tokens, so the arrays stay at most twice their content.
+struct TokenArena: Sendable {
+    private(set) var heads: [UInt64] = []
+    private(set) var nodes: [Int32] = []
+    private(set) var fields: [UInt8] = []
+    /// First token of each slot, and how many it has (0: no document).
+    private(set) var starts: [UInt32] = []
+    private(set) var counts: [UInt32] = []
+    private var liveTokens = 0
+
+    /// The tokens of `slot` as indices into the parallel arrays.
+    @inline(__always) func span(of slot: UInt32) -> Range<Int> {
+        guard Int(slot) < starts.count else { return 0..<0 }
+        let start = Int(starts[Int(slot)])
+        return start..<(start + Int(counts[Int(slot)]))
+    }
+
+    /// The trie nodes of `slot`'s tokens.
+    func tokenNodes(of slot: UInt32) -> [Int32] { Array(nodes[span(of: slot)]) }
+
+    /// Replaces the tokens of `slot`.
+    mutating func set(slot: UInt32, heads newHeads: [UInt64], nodes newNodes: [Int32], fields newFields: [UInt8]) {
+        precondition(newHeads.count == newNodes.count && newNodes.count == newFields.count)
+        clear(slot: slot)
+        while starts.count <= Int(slot) {
+            starts.append(0)
+            counts.append(0)
+        }
+        starts[Int(slot)] = UInt32(heads.count)
+        counts[Int(slot)] = UInt32(newHeads.count)
+        heads.append(contentsOf: newHeads)
+        nodes.append(contentsOf: newNodes)
+        fields.append(contentsOf: newFields)
+        liveTokens += newHeads.count
+    }
+
+    /// Forgets the tokens of `slot`.
+    mutating func clear(slot: UInt32) {
+        guard Int(slot) < counts.count, counts[Int(slot)] > 0 else { return }
+        liveTokens -= Int(counts[Int(slot)])
+        counts[Int(slot)] = 0
+        starts[Int(slot)] = 0
+        if heads.count > 4_096, heads.count > 2 * liveTokens { compact() }
+    }
+
+    private mutating func compact() {
+        var packedHeads: [UInt64] = []
+        var packedNodes: [Int32] = []
+        var packedFields: [UInt8] = []
+        packedHeads.reserveCapacity(liveTokens)
+        packedNodes.reserveCapacity(liveTokens)
+        packedFields.reserveCapacity(liveTokens)
+        for slot in starts.indices where counts[slot] > 0 {
+            let span = span(of: UInt32(slot))
+            starts[slot] = UInt32(packedHeads.count)
+            packedHeads.append(contentsOf: heads[span])
+            packedNodes.append(contentsOf: nodes[span])
+            packedFields.append(contentsOf: fields[span])
+        }
+        heads = packedHeads
+        nodes = packedNodes
+        fields = packedFields
+    }
+
+    /// The first eight UTF-8 bytes of `text`, big-endian, zero-padded: a
+    /// token begins with a term of at most eight bytes exactly when their
+    /// heads agree on the term's bytes.
+    static func head<S: Sequence>(of utf8: S) -> UInt64 where S.Element == UInt8 {
+        var value: UInt64 = 0
+        var count = 0
+        for byte in utf8 {
+            if count == 8 { break }
+            value = value << 8 | UInt64(byte)
+            count += 1
+        }
+        return count == 0 ? 0 : value << (8 * UInt64(8 - count))
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+@testable import SearchIndex
+
+/// The scan over the token arena must give exactly what enumeration with
+/// node caches gives: same results, same keys, same totals.
+@Suite struct ScanTests {
+    /// Words with shared prefixes, long ones (more than eight UTF-8 bytes, so
+    /// probes need the trie walk), accents and CJK.
+    static let syllables = ["ka", "ren", "to", "mi", "sa", "wick", "ford", "zoë", "北极", "光", "k"]
+
+    func corpus(_ seed: UInt64, count: Int) -> [SearchableItem] {
+        var generator = SeededGenerator(seed: seed)
+        func word() -> String {
+            (0..<Int.random(in: 1...4, using: &generator)).map { _ in Self.syllables.randomElement(using: &generator)! }.joined()
+        }
+        return (0..<count).map { i in
+            let id = "doc/\(Int.random(in: 0..<1_000, using: &generator))-\(i)"
+            let title = (0..<Int.random(in: 1...4, using: &generator)).map { _ in word() }.joined(separator: " ")
+            return item(
+                id, title: title, domain: ["com.a", "com.a.b", "com.c"][i % 3],
+                description: Bool.random(using: &generator) ? word() + " " + word() + " " + word() : nil,
+                keywords: Bool.random(using: &generator) ? [word(), word()] : [],
+                emails: i % 7 == 0 ? ["\(word())@example.com"] : [],
+                url: i % 9 == 0 ? "https://x.example/\(i % 30)" : nil,
+                expires: i % 13 == 0 ? referenceNow.addingTimeInterval(Double(i % 3 - 1) * 3600) : nil)
+        }
+    }
+
+    /// Queries of one to three terms: whole words, prefixes, typos (swaps and
+    /// substitutions in long words), CJK.
+    func queries(_ seed: UInt64, count: Int) -> [String] {
+        var generator = SeededGenerator(seed: seed)
+        func term() -> String {
+            var word = (0..<Int.random(in: 1...4, using: &generator)).map { _ in Self.syllables.randomElement(using: &generator)! }.joined()
+            switch Int.random(in: 0..<4, using: &generator) {
+            case 0: word = String(word.prefix(Int.random(in: 1...max(1, word.count), using: &generator)))
+            case 1 where word.count >= 5:
+                var characters = Array(word)
+                let at = Int.random(in: 0..<(characters.count - 1), using: &generator)
+                characters.swapAt(at, at + 1)
+                word = String(characters)
+            case 2 where word.count >= 5:
+                var characters = Array(word)
+                characters[Int.random(in: 0..<characters.count, using: &generator)] = "x"
+                word = String(characters)
+            default: break
+            }
+            return word
+        }
+        return (0..<count).map { _ in (0..<Int.random(in: 1...3, using: &generator)).map { _ in term() }.joined(separator: " ") }
+    }
+
+    func expectSameAnswers(_ scanning: SearchEngine, _ enumerating: SearchEngine, seed: UInt64, _ stage: String) {
+        for query in queries(seed, count: 150) {
+            for (limit, domains) in [(1, [String]()), (7, []), (50, []), (20, ["com.a"])] {
+                let request = SearchQuery(query, limit: limit, domains: domains, now: referenceNow)
+                let a = scanning.search(request)
+                let b = enumerating.search(request)
+                #expect(a.results.map(\.uniqueIdentifier) == b.results.map(\.uniqueIdentifier), "\(stage): \(query) limit \(limit) \(domains)")
+                #expect(a.results.map(\.explanation) == b.results.map(\.explanation), "\(stage): \(query)")
+                #expect(a.total == b.total, "\(stage): \(query) total")
+            }
+        }
+    }
+
+    @Test(arguments: [21, 22])
+    func scanAgreesWithEnumeration(seed: UInt64) {
+        var scanning = SearchEngine()
+        scanning.index(corpus(seed, count: 1_200))
+        // Engagement on some documents, a merged web page on one.
+        for id in scanning.records.keys.sorted().prefix(60).enumerated().filter({ $0.offset % 5 == 0 }).map(\.element) {
+            scanning.becomeCurrent(activity(for: id), at: referenceNow.addingTimeInterval(-3_600))
+        }
+        scanning.index([item("https://x.example/4", title: "ka web page", url: "https://x.example/4")], source: .web)
+        var enumerating = scanning
+        enumerating.scanEnabled = false
+        expectSameAnswers(scanning, enumerating, seed: seed, "loaded")
+
+        // Re-index most documents with new text (holes in the arena, then a
+        // compaction) and delete some.
+        let replacements = corpus(seed + 100, count: 1_200).enumerated().map { offset, replacement in
+            var changed = replacement
+            changed.uniqueIdentifier = scanning.records.keys.sorted()[offset % scanning.records.count]
+            return changed
+        }
+        for engine in [0, 1] {
+            if engine == 0 {
+                scanning.index(replacements)
+                scanning.deleteItems(identifiers: Array(scanning.records.keys.sorted().suffix(300)))
+            } else {
+                enumerating.index(replacements)
+                enumerating.deleteItems(identifiers: Array(enumerating.records.keys.sorted().suffix(300)))
+            }
+        }
+        expectSameAnswers(scanning, enumerating, seed: seed + 1, "changed")
+    }
+
+    @Test func arenaSqueezesOutHolesAndKeepsEveryDocumentsTokens() {
+        var e = SearchEngine()
+        e.index((0..<600).map { item("a/\($0)", title: "alpha beta gamma delta \($0)") })
+        for word in ["north", "south", "east", "west"] {
+            e.index((0..<600).map { item("a/\($0)", title: "\(word) epsilon \($0)") })
+        }
+        // Live tokens only, after the rounds left holes behind.
+        #expect(e.tokens.heads.count <= 2 * (0..<600).reduce(0) { $0 + e.tokens.span(of: UInt32($1)).count } + 4_096)
+        #expect(e.search(SearchQuery("west epsilon 599", now: referenceNow)).results.map(\.uniqueIdentifier) == ["a/599"])
+        #expect(e.search(SearchQuery("alpha", now: referenceNow)).total == 0)
+        #expect(e.search(SearchQuery("east", now: referenceNow)).total == 0)
+    }
+}
