@@ -3,6 +3,7 @@ import Catalog
 import Foundation
 import SearchIndex
 import SearchStore
+import TerminalUI
 
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -53,9 +54,29 @@ struct BenchCommand: ParsableCommand {
                 }
             }
             latencies.sort()
-            func percentile(_ p: Double) -> Double {
-                latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, Int((p / 100 * Double(latencies.count - 1)).rounded()))]
+            func percentile(_ p: Double, of sorted: [Double]? = nil) -> Double {
+                let values = sorted ?? latencies
+                return values.isEmpty ? 0 : values[min(values.count - 1, Int((p / 100 * Double(values.count - 1)).rounded()))]
             }
+            // The same keystrokes through the terminal UI's screen model, on a
+            // 120×40 screen: query (the UI keeps 100 results), state, every cell.
+            // The app holds a copy of the engine: it must be gone before the
+            // updates below, or they would copy every structure they touch.
+            var paints: [Double] = []
+            do {
+                let app = TerminalApp(backend: BenchBackend(engine: engine, now: now), width: 120, height: 40)
+                for line in lines {
+                    app.handle(.control("u"))
+                    for character in line {
+                        let start = DispatchTime.now().uptimeNanoseconds
+                        app.handle(.character(character))
+                        let screen = app.render()
+                        paints.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
+                        _ = screen.width
+                    }
+                }
+            }
+            paints.sort()
             // Single-item updates on the full index.
             var inserts: [Double] = []
             var deletes: [Double] = []
@@ -94,6 +115,9 @@ struct BenchCommand: ParsableCommand {
                 "items": items.count, "parseSeconds": round2(parseSeconds), "buildSeconds": round2(buildSeconds),
                 "keystrokes": latencies.count,
                 "keystrokeMicroseconds": ["p50": Int(percentile(50)), "p99": Int(percentile(99)), "max": Int(latencies.last ?? 0)],
+                "uiKeystrokeMicroseconds": [
+                    "p50": Int(percentile(50, of: paints)), "p99": Int(percentile(99, of: paints)), "max": Int(paints.last ?? 0),
+                ],
                 "insertMicroseconds": Int(inserts.isEmpty ? 0 : inserts[inserts.count / 2]),
                 "deleteMicroseconds": Int(deletes.isEmpty ? 0 : deletes[deletes.count / 2]),
                 "peakRSSBytes": peakRSS(),

@@ -170,7 +170,9 @@ extension SearchEngine {
     /// when that is most of the index anyway.
     func scanCandidates(driver: TokenTrie.TermMatches, estimate: Int) -> ScanCandidates {
         let slotCount = documents.count
-        if estimate * 4 >= slotCount { return .everySlot }
+        // Gathering costs a random write per posting, scanning a few reads
+        // per slot: scan once the postings outnumber the slots.
+        if estimate >= slotCount { return .everySlot }
         if estimate <= 16_384 {
             var slots: [UInt32] = []
             slots.reserveCapacity(estimate)

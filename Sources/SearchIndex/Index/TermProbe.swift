@@ -28,7 +28,7 @@ struct TermProbe: Sendable {
 
     /// A term that reaches more nodes than this (a long term with typos in
     /// a dense part of the trie) is left to the node-cache evaluator.
-    static let maximumNodes = 64
+    static let maximumNodes = 2_048
     /// The code of "no hit".
     static let miss: UInt8 = .max
 
@@ -36,6 +36,16 @@ struct TermProbe: Sendable {
     private(set) var wholeNodes: [Int32]
     private(set) var wholeCodes: [UInt8]
     private(set) var wholeTexts: [String]
+    /// With several prefixes (a term with typos), a bitmap of the first two
+    /// bytes they start with: most tokens are turned away by one bit test
+    /// instead of a test per prefix. Empty when a prefix is shorter than
+    /// two bytes or there are too few prefixes to bother.
+    private(set) var leadFilter: [UInt64] = []
+    /// With the filter: how many leading bits every prefix tests, and each
+    /// prefix's value of them (`prefixes` are sorted by it), so a token
+    /// that passes the filter tries only the prefixes that share its lead.
+    private var leadShift: UInt64 = 64
+    private var leadKeys: [UInt64] = []
 
     init?(matches: TokenTrie.TermMatches, trie: TokenTrie) {
         guard matches.prefix.count + matches.whole.count <= Self.maximumNodes,
@@ -54,6 +64,30 @@ struct TermProbe: Sendable {
         wholeNodes = wholes.map(\.key)
         wholeCodes = wholes.map { UInt8($0.value) * 8 }
         wholeTexts = wholes.map { trie.token(at: $0.key) }
+        if prefixes.count > 2, prefixes.allSatisfy({ $0.mask >> 48 == 0xffff }) {
+            leadFilter = [UInt64](repeating: 0, count: 1 << 10)
+            for prefix in prefixes {
+                let lead = Int(prefix.bits >> 48)
+                leadFilter[lead >> 6] |= 1 << UInt64(lead & 63)
+            }
+            leadShift = UInt64(prefixes.map { $0.mask.trailingZeroBitCount }.max()!)
+            prefixes.sort { $0.bits >> leadShift < $1.bits >> leadShift }
+            leadKeys = prefixes.map { $0.bits >> leadShift }
+        }
+    }
+
+    /// The prefixes whose lead bits are the token's (binary search).
+    @inline(__always)
+    private func prefixesSharingLead(of head: UInt64) -> Range<Int> {
+        let key = head >> leadShift
+        var low = 0, high = leadKeys.count
+        while low < high {
+            let middle = (low + high) / 2
+            if leadKeys[middle] < key { low = middle + 1 } else { high = middle }
+        }
+        var end = low
+        while end < leadKeys.count, leadKeys[end] == key { end += 1 }
+        return low..<end
     }
 
     /// The hit code (field left 0) of the term against one token given as
@@ -96,23 +130,32 @@ struct TermProbe: Sendable {
         fields: UnsafeBufferPointer<UInt8>, trie: TokenTrie
     ) -> UInt8 {
         var best = Self.miss
-        prefixes.withUnsafeBufferPointer { prefixes in
-            for index in span {
-                let head = heads[index]
-                var tokenBest = Self.miss
-                for prefix in prefixes where head & prefix.mask == prefix.bits && prefix.code < tokenBest {
-                    if !prefix.needsWalk || trie.isAncestor(prefix.node, of: nodes[index]) {
-                        tokenBest = prefix.code
+        let filtered = !leadFilter.isEmpty
+        leadFilter.withUnsafeBufferPointer { leadFilter in
+            prefixes.withUnsafeBufferPointer { prefixes in
+                for index in span {
+                    let head = heads[index]
+                    var candidates = 0..<prefixes.count
+                    if filtered {
+                        let lead = Int(head >> 48)
+                        if leadFilter[lead >> 6] & (1 << UInt64(lead & 63)) == 0 { continue }
+                        candidates = prefixesSharingLead(of: head)
                     }
+                    var tokenBest = Self.miss
+                    for prefix in prefixes[candidates] where head & prefix.mask == prefix.bits && prefix.code < tokenBest {
+                        if !prefix.needsWalk || trie.isAncestor(prefix.node, of: nodes[index]) {
+                            tokenBest = prefix.code
+                        }
+                    }
+                    guard tokenBest != Self.miss else { continue }
+                    // A whole-word node lies below a prefix node, so only tokens
+                    // that passed a prefix test need the node comparison.
+                    let node = nodes[index]
+                    for (position, whole) in wholeNodes.enumerated() where whole == node {
+                        tokenBest = min(tokenBest, wholeCodes[position])
+                    }
+                    best = min(best, tokenBest + fields[index])
                 }
-                guard tokenBest != Self.miss else { continue }
-                // A whole-word node lies below a prefix node, so only tokens
-                // that passed a prefix test need the node comparison.
-                let node = nodes[index]
-                for (position, whole) in wholeNodes.enumerated() where whole == node {
-                    tokenBest = min(tokenBest, wholeCodes[position])
-                }
-                best = min(best, tokenBest + fields[index])
             }
         }
         return best
