@@ -2,11 +2,12 @@ import Foundation
 
 /// Ranked search by scanning flat per-document tokens.
 ///
-/// Candidates come from the most selective term: its postings when they are
-/// few, every document slot when they are not (a scan in memory order beats
-/// gathering and sorting most of the index). Each candidate is then checked
-/// against every term with `TermProbe`s over its run in the `TokenArena`,
-/// which reads a few dozen contiguous words and no `Document`. Documents
+/// Candidates come from the most selective term: its postings unless they
+/// outnumber the slots severalfold, with that term's best hit read off them;
+/// otherwise every document slot (a scan in memory order beats gathering
+/// most of the index). Each candidate is then checked against the other
+/// terms with `TermProbe`s over its run in the `TokenArena`, which reads a
+/// few dozen contiguous words and no `Document`. Documents
 /// without views are kept in a bounded heap on a packed key:
 ///
 /// ```
@@ -42,12 +43,22 @@ extension SearchEngine {
             guard let probe = TermProbe(matches: match, trie: trie) else { return nil }
             probes.append(probe)
         }
-        // Most selective term first: it rejects most candidates on its own.
+        // The driving term's hits are read off its postings; every other
+        // term is probed on each candidate. Drive with the term that makes
+        // that cheapest (often a term with typos: its probe costs most),
+        // then probe the most selective terms first.
         let estimates = matches.map { $0.estimatedPostings(in: trie) }
-        let order = probes.indices.sorted { estimates[$0] < estimates[$1] }
+        let slotCount = max(1, documents.count)
+        func cost(drivenBy driver: Int) -> Double {
+            let candidates = Double(min(estimates[driver], slotCount))
+            let probing = probes.indices.filter { $0 != driver }.reduce(0.0) { $0 + probes[$1].relativeCost }
+            return Double(estimates[driver]) + candidates * probing
+        }
+        let driverIndex = probes.indices.min { cost(drivenBy: $0) < cost(drivenBy: $1) }!
+        let order = [driverIndex] + probes.indices.filter { $0 != driverIndex }.sorted { estimates[$0] < estimates[$1] }
         let termOrderProbes = probes
         probes = order.map { probes[$0] }
-        let driver = matches[order[0]]
+        let driver = matches[driverIndex]
 
         let now = query.now.timeIntervalSinceReferenceDate
         let limit = max(0, query.limit)
@@ -79,15 +90,21 @@ extension SearchEngine {
         }
 
         let candidates = scanCandidates(driver: driver, estimate: estimates[order[0]])
+        // Unsafe views: reading a probe or a token through them copies and
+        // retains nothing, which matters a million times over.
+        probes.withUnsafeBufferPointer { probes in
         tokens.heads.withUnsafeBufferPointer { heads in
             tokens.nodes.withUnsafeBufferPointer { nodes in
                 tokens.fields.withUnsafeBufferPointer { fields in
-                    func consider(_ slot: UInt32) {
+                    /// `driverCode`, when known, stands for the first probe.
+                    func consider(_ slot: UInt32, driverCode: UInt8?) {
                         let span = tokens.span(of: slot)
                         guard !span.isEmpty, expirations[Int(slot)] > now else { return }
                         var typos: UInt64 = 0, prefixOnly: UInt64 = 0, fieldSum: UInt64 = 0
-                        for probe in probes {
-                            let code = probe.bestCode(in: span, heads: heads, nodes: nodes, fields: fields, trie: trie)
+                        for term in probes.indices {
+                            let code = term == 0 && driverCode != nil
+                                ? driverCode!
+                                : probes[term].bestCode(in: span, heads: heads, nodes: nodes, fields: fields, trie: trie)
                             if code == TermProbe.miss { return }
                             typos += UInt64(code >> 3)
                             prefixOnly += UInt64((code >> 2) & 1)
@@ -119,12 +136,13 @@ extension SearchEngine {
                     }
                     switch candidates {
                     case .everySlot:
-                        for slot in 0..<UInt32(documents.count) { consider(slot) }
-                    case .slots(let slots):
-                        for slot in slots { consider(slot) }
+                        for slot in 0..<UInt32(documents.count) { consider(slot, driverCode: nil) }
+                    case .coded(let slots, let codes):
+                        for (slot, code) in zip(slots, codes) { consider(slot, driverCode: code) }
                     }
                 }
             }
+        }
         }
 
         var ranked: [(key: RankingKey, doc: UInt32)] = heap.map { candidate in
@@ -162,45 +180,55 @@ extension SearchEngine {
     /// Where the scan looks.
     enum ScanCandidates {
         case everySlot
-        /// Distinct slots, ascending.
-        case slots([UInt32])
+        /// Distinct slots, ascending, each with the driving term's best hit
+        /// code there (known from the postings, so it is not probed again).
+        case coded(slots: [UInt32], codes: [UInt8])
     }
 
-    /// The slots holding a token the driving term reaches, or every slot
-    /// when that is most of the index anyway.
+    /// The slots holding a token the driving term reaches, with the term's
+    /// best hit in each, or every slot when that is most of the index anyway.
     func scanCandidates(driver: TokenTrie.TermMatches, estimate: Int) -> ScanCandidates {
         let slotCount = documents.count
-        // Gathering costs a random write per posting, scanning a few reads
-        // per slot: scan once the postings outnumber the slots.
-        if estimate >= slotCount { return .everySlot }
-        if estimate <= 16_384 {
-            var slots: [UInt32] = []
-            slots.reserveCapacity(estimate)
-            for root in driver.prefix.keys { trie.forEachPosting(under: root) { slots.append($0.doc) } }
-            for node in driver.whole.keys { for posting in trie[node].postings { slots.append(posting.doc) } }
-            slots.sort()
-            var unique: [UInt32] = []
-            unique.reserveCapacity(slots.count)
-            for slot in slots where unique.last != slot { unique.append(slot) }
-            return .slots(unique)
-        }
-        // Many postings: mark them in a bitset, then read it in order.
-        var words = [UInt64](repeating: 0, count: (slotCount + 63) / 64)
-        for root in driver.prefix.keys {
-            trie.forEachPosting(under: root) { words[Int($0.doc) >> 6] |= 1 << UInt64($0.doc & 63) }
-        }
-        for node in driver.whole.keys {
-            for posting in trie[node].postings { words[Int(posting.doc) >> 6] |= 1 << UInt64(posting.doc & 63) }
-        }
-        var slots: [UInt32] = []
-        slots.reserveCapacity(estimate)
-        for (index, word) in words.enumerated() where word != 0 {
-            var bits = word
-            while bits != 0 {
-                slots.append(UInt32(index * 64 + bits.trailingZeroBitCount))
-                bits &= bits - 1
+        // Gathering costs a random write per posting; scanning, a probe of
+        // every token of every slot (a few dozen each, more for a term with
+        // typos): gather unless the postings outnumber the slots severalfold.
+        if estimate >= 8 * slotCount { return .everySlot }
+        /// Calls `body` with every posting the term reaches and its hit code.
+        func forEachHit(_ body: (UInt32, UInt8) -> Void) {
+            for (root, typos) in driver.prefix {
+                let base = UInt8(typos) * 8 + 4
+                trie.forEachPosting(under: root) { body($0.doc, base + $0.field) }
+            }
+            for (node, typos) in driver.whole {
+                let base = UInt8(typos) * 8
+                for posting in trie[node].postings { body(posting.doc, base + posting.field) }
             }
         }
-        return .slots(slots)
+        var slots: [UInt32] = []
+        var codes: [UInt8] = []
+        if estimate <= sortedGatherLimit {
+            // Few: sort (slot, code) pairs; the first of each slot is its best.
+            var pairs: [UInt64] = []
+            pairs.reserveCapacity(estimate)
+            forEachHit { pairs.append(UInt64($0) << 8 | UInt64($1)) }
+            pairs.sort()
+            for pair in pairs where slots.last != UInt32(pair >> 8) {
+                slots.append(UInt32(pair >> 8))
+                codes.append(UInt8(pair & 0xff))
+            }
+            return .coded(slots: slots, codes: codes)
+        }
+        // Many: keep the best code per slot in a byte map, then read it in order.
+        var best = [UInt8](repeating: TermProbe.miss, count: slotCount)
+        forEachHit { slot, code in
+            if code < best[Int(slot)] { best[Int(slot)] = code }
+        }
+        slots.reserveCapacity(min(estimate, slotCount))
+        codes.reserveCapacity(min(estimate, slotCount))
+        for (slot, code) in best.enumerated() where code != TermProbe.miss {
+            slots.append(UInt32(slot))
+            codes.append(code)
+        }
+        return .coded(slots: slots, codes: codes)
     }
 }

@@ -49,6 +49,9 @@ public struct SearchEngine: Sendable {
     /// Whether queries may scan the token arena (`SearchEngine+Scan`); off,
     /// they enumerate with node caches. Both give the same answers.
     var scanEnabled = true
+    /// A driving term with at most this many postings is gathered by sorting
+    /// them; with more, through a byte map over every slot.
+    var sortedGatherLimit = 16_384
 
     public init(preference: IndexingPreference = .viewedRecords) {
         self.preference = preference
@@ -334,13 +337,17 @@ public struct SearchEngine: Sendable {
         var document = document
         var nodes: [Int32] = []
         var heads: [UInt64] = []
+        var places: [UInt32] = []
         nodes.reserveCapacity(document.pendingTokens.count)
         heads.reserveCapacity(document.pendingTokens.count)
+        places.reserveCapacity(document.pendingTokens.count)
         for (token, field) in zip(document.pendingTokens, document.pendingFields) {
-            nodes.append(trie.insert(token, posting: .init(doc: slot, field: field.rawValue)))
+            let (node, place) = trie.insertPosting(token, posting: .init(doc: slot, field: field.rawValue))
+            nodes.append(node)
+            places.append(place)
             heads.append(TokenArena.head(of: token.utf8))
         }
-        tokens.set(slot: slot, heads: heads, nodes: nodes, fields: document.pendingFields.map(\.rawValue))
+        tokens.set(slot: slot, heads: heads, nodes: nodes, fields: document.pendingFields.map(\.rawValue), places: places)
         document.pendingTokens = []
         document.pendingFields = []
         while ranks.count < documents.count {
@@ -364,7 +371,12 @@ public struct SearchEngine: Sendable {
         let nodes = tokens.tokenNodes(of: slot)
         let paths = trie.countDocument(tokenNodes: nodes, delta: -1)
         invalidateTopLists(paths)
-        for node in nodes { trie.remove(doc: slot, from: node) }
+        for index in tokens.span(of: slot) {
+            let node = tokens.nodes[index], place = tokens.places[index]
+            if let moved = trie.removePosting(at: place, from: node) {
+                tokens.movePosting(of: moved, in: node, to: place)
+            }
+        }
         tokens.clear(slot: slot)
     }
 

@@ -8,7 +8,12 @@
 ///  heads:   h  h  h      h  h      ·  ·  ·  ·    h  h  h    first 8 UTF-8 bytes
 ///  nodes:   n  n  n      n  n      ·  ·  ·  ·    n  n  n    trie node of the token
 ///  fields:  f  f  f      f  f      ·  ·  ·  ·    f  f  f    best field it occurs in
+///  places:  p  p  p      p  p      ·  ·  ·  ·    p  p  p    index of its posting in the node
 /// ```
+///
+/// Knowing where each posting sits lets a delete remove it in constant time
+/// (`TokenTrie.removePosting`) instead of searching a list that, for a
+/// common word, holds most of the index.
 ///
 /// Re-tokenising a document appends its new tokens and leaves a hole where
 /// the old ones were; holes are squeezed out (in slot order) once they
@@ -17,6 +22,7 @@ struct TokenArena: Sendable {
     private(set) var heads: [UInt64] = []
     private(set) var nodes: [Int32] = []
     private(set) var fields: [UInt8] = []
+    private(set) var places: [UInt32] = []
     /// First token of each slot, and how many it has (0: no document).
     private(set) var starts: [UInt32] = []
     private(set) var counts: [UInt32] = []
@@ -33,8 +39,10 @@ struct TokenArena: Sendable {
     func tokenNodes(of slot: UInt32) -> [Int32] { Array(nodes[span(of: slot)]) }
 
     /// Replaces the tokens of `slot`.
-    mutating func set(slot: UInt32, heads newHeads: [UInt64], nodes newNodes: [Int32], fields newFields: [UInt8]) {
-        precondition(newHeads.count == newNodes.count && newNodes.count == newFields.count)
+    mutating func set(
+        slot: UInt32, heads newHeads: [UInt64], nodes newNodes: [Int32], fields newFields: [UInt8], places newPlaces: [UInt32]
+    ) {
+        precondition(newHeads.count == newNodes.count && newNodes.count == newFields.count && newFields.count == newPlaces.count)
         clear(slot: slot)
         while starts.count <= Int(slot) {
             starts.append(0)
@@ -45,7 +53,17 @@ struct TokenArena: Sendable {
         heads.append(contentsOf: newHeads)
         nodes.append(contentsOf: newNodes)
         fields.append(contentsOf: newFields)
+        places.append(contentsOf: newPlaces)
         liveTokens += newHeads.count
+    }
+
+    /// Notes that `slot`'s posting in `node` now sits at `place`.
+    mutating func movePosting(of slot: UInt32, in node: Int32, to place: UInt32) {
+        for index in span(of: slot) where nodes[index] == node {
+            places[index] = place
+            return
+        }
+        preconditionFailure("slot \(slot) has no token at node \(node)")
     }
 
     /// Forgets the tokens of `slot`.
@@ -61,19 +79,23 @@ struct TokenArena: Sendable {
         var packedHeads: [UInt64] = []
         var packedNodes: [Int32] = []
         var packedFields: [UInt8] = []
+        var packedPlaces: [UInt32] = []
         packedHeads.reserveCapacity(liveTokens)
         packedNodes.reserveCapacity(liveTokens)
         packedFields.reserveCapacity(liveTokens)
+        packedPlaces.reserveCapacity(liveTokens)
         for slot in starts.indices where counts[slot] > 0 {
             let span = span(of: UInt32(slot))
             starts[slot] = UInt32(packedHeads.count)
             packedHeads.append(contentsOf: heads[span])
             packedNodes.append(contentsOf: nodes[span])
             packedFields.append(contentsOf: fields[span])
+            packedPlaces.append(contentsOf: places[span])
         }
         heads = packedHeads
         nodes = packedNodes
         fields = packedFields
+        places = packedPlaces
     }
 
     /// The first eight UTF-8 bytes of `text`, big-endian, zero-padded: a

@@ -94,6 +94,12 @@ struct TokenTrie: Sendable {
     /// Adds a posting for `token`, creating its path; returns the token's node.
     @discardableResult
     mutating func insert(_ token: String, posting: Posting) -> Int32 {
+        insertPosting(token, posting: posting).node
+    }
+
+    /// Adds a posting for `token`, creating its path; returns the token's
+    /// node and where the posting sits in that node's list.
+    mutating func insertPosting(_ token: String, posting: Posting) -> (node: Int32, position: UInt32) {
         var node = Self.root
         for scalar in token.unicodeScalars {
             if let next = child(of: node, scalar.value) {
@@ -102,25 +108,43 @@ struct TokenTrie: Sendable {
                 node = makeChild(of: node, scalar: scalar.value)
             }
         }
+        let position = UInt32(nodes[Int(node)].postings.count)
         nodes[Int(node)].postings.append(posting)
         var current = node
         while current >= 0 {
             nodes[Int(current)].subtreeCount += 1
             current = nodes[Int(current)].parent
         }
-        return node
+        return (node, position)
     }
 
     /// Removes `doc`'s posting from `node` and prunes the path if it is left empty.
     mutating func remove(doc: UInt32, from node: Int32) {
         guard let index = nodes[Int(node)].postings.firstIndex(where: { $0.doc == doc }) else { return }
-        nodes[Int(node)].postings.remove(at: index)
+        removePosting(at: UInt32(index), from: node)
+    }
+
+    /// Removes the posting at `position` of `node` in constant time: the
+    /// list's last posting moves into the gap (order within a list carries
+    /// no meaning). Returns the document whose posting moved, so its owner
+    /// can note the new position; prunes the path if it is left empty.
+    @discardableResult
+    mutating func removePosting(at position: UInt32, from node: Int32) -> UInt32? {
+        let last = nodes[Int(node)].postings.count - 1
+        var moved: UInt32?
+        if Int(position) != last {
+            let tail = nodes[Int(node)].postings[last]
+            nodes[Int(node)].postings[Int(position)] = tail
+            moved = tail.doc
+        }
+        nodes[Int(node)].postings.removeLast()
         var current = node
         while current >= 0 {
             nodes[Int(current)].subtreeCount -= 1
             current = nodes[Int(current)].parent
         }
         prune(node)
+        return moved
     }
 
     private mutating func makeChild(of parent: Int32, scalar: UInt32) -> Int32 {
