@@ -275,29 +275,58 @@ public struct SearchEngine: Sendable {
     /// Rebuilds the documents named by `ids` from the records, in place.
     mutating func refresh(_ ids: Set<String>) {
         if !ids.isEmpty { termMatches = TermMatchCache() }
-        for id in ids.sorted() {
-            let built = buildDocument(id)
-            if let existing = documentIndex[id] {
-                removeTokens(of: existing)
-                if let built {
-                    insertTokens(built, at: existing)
-                } else {
-                    documents[Int(existing)] = nil
-                    expiringDocuments.remove(existing)
-                    freeDocuments.append(existing)
-                    documentIndex[id] = nil
-                }
-            } else if let built {
-                let slot: UInt32
-                if let reused = freeDocuments.popLast() {
-                    slot = reused
-                } else {
-                    documents.append(nil)
-                    slot = UInt32(documents.count - 1)
-                }
-                documentIndex[id] = slot
-                insertTokens(built, at: slot)
+        let order = ids.sorted()
+        // In chunks, so that a large batch never holds every pending token at once.
+        var start = 0
+        while start < order.count {
+            let chunk = order[start..<min(order.count, start + 4_096)]
+            for (id, built) in zip(chunk, buildDocuments(chunk)) { place(id, built) }
+            start = chunk.endIndex
+        }
+    }
+
+    /// Builds the documents of `ids`. Building reads the records and
+    /// tokenises, never touching the trie, so a large batch is shared among
+    /// the cores; inserting stays on the caller's thread.
+    private func buildDocuments(_ ids: ArraySlice<String>) -> [Document?] {
+        let workers = min(ProcessInfo.processInfo.activeProcessorCount, 8)
+        guard workers > 1, ids.count >= 128 else { return ids.map { buildDocument($0) } }
+        let ids = Array(ids)
+        var built = [Document?](repeating: nil, count: ids.count)
+        built.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let out = buffer
+            let engine = self
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                // Contiguous shares: no two workers write near each other.
+                let range = (ids.count * worker / workers)..<(ids.count * (worker + 1) / workers)
+                for index in range { out[index] = engine.buildDocument(ids[index]) }
             }
+        }
+        return built
+    }
+
+    /// Puts the document `id` should be (or nothing) in its slot.
+    private mutating func place(_ id: String, _ built: Document?) {
+        if let existing = documentIndex[id] {
+            removeTokens(of: existing)
+            if let built {
+                insertTokens(built, at: existing)
+            } else {
+                documents[Int(existing)] = nil
+                expiringDocuments.remove(existing)
+                freeDocuments.append(existing)
+                documentIndex[id] = nil
+            }
+        } else if let built {
+            let slot: UInt32
+            if let reused = freeDocuments.popLast() {
+                slot = reused
+            } else {
+                documents.append(nil)
+                slot = UInt32(documents.count - 1)
+            }
+            documentIndex[id] = slot
+            insertTokens(built, at: slot)
         }
     }
 

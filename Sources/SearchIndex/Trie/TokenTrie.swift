@@ -57,15 +57,20 @@ struct TokenTrie: Sendable {
 
     /// The node reached by `scalars` from `node`, if any.
     func child(of node: Int32, _ scalar: UInt32) -> Int32? {
-        let children = nodes[Int(node)].children
-        var low = 0
-        var high = children.count
-        while low < high {
-            let mid = (low + high) / 2
-            if children[mid].scalar < scalar { low = mid + 1 } else { high = mid }
+        // Read in place: binding the array to a local would retain and
+        // release it on every step of every token insert and lookup.
+        nodes.withUnsafeBufferPointer { nodes in
+            nodes[Int(node)].children.withUnsafeBufferPointer { children in
+                var low = 0
+                var high = children.count
+                while low < high {
+                    let mid = (low + high) / 2
+                    if children[mid].scalar < scalar { low = mid + 1 } else { high = mid }
+                }
+                if low < children.count, children[low].scalar == scalar { return children[low].node }
+                return nil
+            }
         }
-        if low < children.count, children[low].scalar == scalar { return children[low].node }
-        return nil
     }
 
     /// The node whose path spells `token`, if any.
@@ -100,21 +105,19 @@ struct TokenTrie: Sendable {
     /// Adds a posting for `token`, creating its path; returns the token's
     /// node and where the posting sits in that node's list.
     mutating func insertPosting(_ token: String, posting: Posting) -> (node: Int32, position: UInt32) {
+        // Every node on the way down gains one posting in its subtree.
         var node = Self.root
+        nodes[Int(node)].subtreeCount += 1
         for scalar in token.unicodeScalars {
             if let next = child(of: node, scalar.value) {
                 node = next
             } else {
                 node = makeChild(of: node, scalar: scalar.value)
             }
+            nodes[Int(node)].subtreeCount += 1
         }
         let position = UInt32(nodes[Int(node)].postings.count)
         nodes[Int(node)].postings.append(posting)
-        var current = node
-        while current >= 0 {
-            nodes[Int(current)].subtreeCount += 1
-            current = nodes[Int(current)].parent
-        }
         return (node, position)
     }
 
@@ -157,10 +160,9 @@ struct TokenTrie: Sendable {
             nodes.append(fresh)
             index = Int32(nodes.count - 1)
         }
-        var children = nodes[Int(parent)].children
-        let position = children.firstIndex { $0.scalar > scalar } ?? children.count
-        children.insert(Child(scalar: scalar, node: index), at: position)
-        nodes[Int(parent)].children = children
+        // In place: a local copy of the list would be copied again on insert.
+        let position = nodes[Int(parent)].children.firstIndex { $0.scalar > scalar } ?? nodes[Int(parent)].children.count
+        nodes[Int(parent)].children.insert(Child(scalar: scalar, node: index), at: position)
         return index
     }
 
