@@ -147,10 +147,12 @@ public final class IndexStore: Sendable {
     public func existingRecordCount(among identifiers: [String]) throws -> Int {
         try guarded {
             try queue.read { db in
-                var count = 0
-                let statement = try db.makeStatement(sql: "SELECT 1 FROM records WHERE uniqueIdentifier = ?")
-                for id in identifiers where try Row.fetchOne(statement, arguments: [id]) != nil { count += 1 }
-                return count
+                // One statement for the whole batch: the identifiers go in as a
+                // JSON array and SQLite joins them against the primary key.
+                let list = String(decoding: try JSONEncoder().encode(identifiers), as: UTF8.self)
+                return try Int.fetchOne(db, sql: """
+                    SELECT COUNT(*) FROM json_each(?) AS asked JOIN records ON records.uniqueIdentifier = asked.value
+                    """, arguments: [list]) ?? 0
             }
         }
     }

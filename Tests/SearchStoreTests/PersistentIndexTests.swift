@@ -57,6 +57,19 @@ let now = Date(timeIntervalSince1970: 1_800_000_000)
         #expect(log.map(\.kind).contains("activity"))
     }
 
+    @Test func anImportIntoTheStoreAloneLogsNewAndUpdatedItems() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+        let index = try PersistentIndex(store: IndexStore(path: path))
+        try index.index([sampleItem("a/1", "Lake"), sampleItem("a/2", "Loch")])
+        // Engine not loaded: the counts come from the store in one query.
+        try index.index([sampleItem("a/2", "Loch Ness"), sampleItem("a/3", "Tarn"), sampleItem("a/1", "Lake District")])
+        let newest = try index.operationLog().suffix(2)
+        #expect(newest.map(\.kind) == ["indexed", "updated"])
+        #expect(newest.first?.detail.hasPrefix("1 item") == true)
+        #expect(newest.last?.detail == "2 items")
+    }
+
     @Test func deletionsPersistWithTheirActivities() throws {
         let path = temporaryPath()
         do {

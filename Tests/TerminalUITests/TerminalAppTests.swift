@@ -253,6 +253,7 @@ import Testing
         let lines = (0..<1_000).map { #"{"uniqueIdentifier":"w/\#($0)","visibility":"public","attributeSet":{"title":"Walrus \#($0)"}}"# }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("walrus-\(UUID().uuidString).jsonl").path
         try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
         backend.startImport(path: path)
         // Wait for the reader thread, then apply slice by slice as the UI loop does.
         for _ in 0..<200 where !backend.hasPendingWork { Thread.sleep(forTimeInterval: 0.02) }
@@ -276,6 +277,7 @@ import Testing
         let backend = try makeBackend()
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).jsonl").path
         try "{\"uniqueIdentifier\":\"w/1\",\"attributeSet\":{}}\nnot json\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
         let before = backend.index.engine.documentCount
         backend.startImport(path: path)
         for _ in 0..<200 where backend.progress?.hasPrefix("import failed") != true { Thread.sleep(forTimeInterval: 0.02) }

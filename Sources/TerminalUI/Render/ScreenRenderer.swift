@@ -66,8 +66,16 @@ public struct ScreenRenderer {
         let fieldStart = x
         // Keep the cursor in view when the query is longer than the field.
         let characters = Array(state.query)
+        // Drop characters from the left until the rest up to the cursor fits
+        // (one width per character, so a long pasted query stays linear).
         var start = 0
-        while DisplayWidth.of(String(characters[start..<state.cursor])) > fieldEnd - fieldStart - 1 { start += 1 }
+        var widthToCursor = characters[..<min(state.cursor, characters.count)].reduce(0) {
+            $0 + DisplayWidth.of(Terminal.visible($1))
+        }
+        while start < state.cursor, widthToCursor > fieldEnd - fieldStart - 1 {
+            widthToCursor -= DisplayWidth.of(Terminal.visible(characters[start]))
+            start += 1
+        }
         var cursorColumn = fieldStart
         for (offset, character) in characters[start...].enumerated() {
             if start + offset == state.cursor { cursorColumn = x }
