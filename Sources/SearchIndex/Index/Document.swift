@@ -21,7 +21,7 @@ struct Document: Sendable {
 
     /// The first eight bytes of the identifier, big-endian: most identifier
     /// comparisons end here without touching the string.
-    var identifierPrefix: UInt64 { TokenArena.head(of: uniqueIdentifier.utf8) }
+    var identifierPrefix: UInt64 { TokenArena.head(of: uniqueIdentifier) }
 
     func isVisible(at now: Date) -> Bool {
         guard let expirationDate else { return true }

@@ -374,7 +374,7 @@ public struct SearchEngine: Sendable {
             let (node, place) = trie.insertPosting(token, posting: .init(doc: slot, field: field.rawValue))
             nodes.append(node)
             places.append(place)
-            heads.append(TokenArena.head(of: token.utf8))
+            heads.append(TokenArena.head(of: token))
         }
         tokens.set(slot: slot, heads: heads, nodes: nodes, fields: document.pendingFields.map(\.rawValue), places: places)
         document.pendingTokens = []
@@ -428,6 +428,8 @@ extension Document {
     func withTokens(from attributeSets: [AttributeSet]) -> Document {
         var best: [String: Field] = [:]
         var order: [String] = []
+        best.reserveCapacity(48)
+        order.reserveCapacity(48)
         for attributes in attributeSets {
             for (field, text) in FieldText.texts(of: attributes) {
                 for token in Tokenizer.indexTokens(text) {

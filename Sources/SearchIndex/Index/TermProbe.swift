@@ -101,7 +101,7 @@ struct TermProbe: Sendable {
     /// The hit code (field left 0) of the term against one token given as
     /// text, or `miss`.
     func code(ofToken text: String) -> UInt8 {
-        let head = TokenArena.head(of: text.utf8)
+        let head = TokenArena.head(of: text)
         var best = Self.miss
         for prefix in prefixes where head & prefix.mask == prefix.bits && prefix.code < best {
             if !prefix.needsWalk || text.utf8.starts(with: prefix.text.utf8) { best = prefix.code }

@@ -111,4 +111,15 @@ struct TokenArena: Sendable {
         }
         return count == 0 ? 0 : value << (8 * UInt64(8 - count))
     }
+
+    /// `head(of:)` for a string, reading its UTF-8 storage directly (the
+    /// generic path walks an iterator; this runs once per token indexed).
+    static func head(of text: String) -> UInt64 {
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            var value: UInt64 = 0
+            let count = min(bytes.count, 8)
+            for index in 0..<count { value = value << 8 | UInt64(bytes[index]) }
+            return count == 0 ? 0 : value << (8 * UInt64(8 - count))
+        } ?? head(of: text.utf8)
+    }
 }
