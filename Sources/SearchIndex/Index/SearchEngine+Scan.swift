@@ -2,13 +2,14 @@ import Foundation
 
 /// Ranked search by scanning flat per-document tokens.
 ///
-/// Candidates come from the most selective term: its postings unless they
-/// outnumber the slots severalfold, with that term's best hit read off them;
-/// otherwise every document slot (a scan in memory order beats gathering
-/// most of the index). Each candidate is then checked against the other
-/// terms with `TermProbe`s over its run in the `TokenArena`, which reads a
-/// few dozen contiguous words and no `Document`. Documents
-/// without views are kept in a bounded heap on a packed key:
+/// Candidates come from a driving term, the one that makes the whole query
+/// cheapest: its postings unless they outnumber the slots severalfold, with
+/// that term's best hit read off them; otherwise every document slot (a
+/// scan in memory order beats gathering most of the index). Each candidate
+/// is then checked against the other terms with `TermProbe`s over its run
+/// in the `TokenArena`, which reads a few dozen contiguous words and no
+/// `Document`. Documents without views are kept in a bounded heap on a
+/// packed key:
 ///
 /// ```
 ///  bits 63…56   55…48      47…40    39…32          31…0
@@ -93,56 +94,56 @@ extension SearchEngine {
         // Unsafe views: reading a probe or a token through them copies and
         // retains nothing, which matters a million times over.
         probes.withUnsafeBufferPointer { probes in
-        tokens.heads.withUnsafeBufferPointer { heads in
-            tokens.nodes.withUnsafeBufferPointer { nodes in
-                tokens.fields.withUnsafeBufferPointer { fields in
-                    /// `driverCode`, when known, stands for the first probe.
-                    func consider(_ slot: UInt32, driverCode: UInt8?) {
-                        let span = tokens.span(of: slot)
-                        guard !span.isEmpty, expirations[Int(slot)] > now else { return }
-                        var typos: UInt64 = 0, prefixOnly: UInt64 = 0, fieldSum: UInt64 = 0
-                        for term in probes.indices {
-                            let code = term == 0 && driverCode != nil
-                                ? driverCode!
-                                : probes[term].bestCode(in: span, heads: heads, nodes: nodes, fields: fields, trie: trie)
-                            if code == TermProbe.miss { return }
-                            typos += UInt64(code >> 3)
-                            prefixOnly += UInt64((code >> 2) & 1)
-                            fieldSum += UInt64(code & 3)
+            tokens.heads.withUnsafeBufferPointer { heads in
+                tokens.nodes.withUnsafeBufferPointer { nodes in
+                    tokens.fields.withUnsafeBufferPointer { fields in
+                        /// `driverCode`, when known, stands for the first probe.
+                        func consider(_ slot: UInt32, driverCode: UInt8?) {
+                            let span = tokens.span(of: slot)
+                            guard !span.isEmpty, expirations[Int(slot)] > now else { return }
+                            var typos: UInt64 = 0, prefixOnly: UInt64 = 0, fieldSum: UInt64 = 0
+                            for term in probes.indices {
+                                let code = term == 0 && driverCode != nil
+                                    ? driverCode!
+                                    : probes[term].bestCode(in: span, heads: heads, nodes: nodes, fields: fields, trie: trie)
+                                if code == TermProbe.miss { return }
+                                typos += UInt64(code >> 3)
+                                prefixOnly += UInt64((code >> 2) & 1)
+                                fieldSum += UInt64(code & 3)
+                            }
+                            if !query.domains.isEmpty {
+                                guard let domain = documents[Int(slot)]?.domainIdentifier,
+                                    query.domains.contains(where: { SearchableItem.domain(domain, isWithin: $0) })
+                                else { return }
+                            }
+                            total += 1
+                            if engagedSlots[Int(slot)] {
+                                engaged.append(slot)
+                                return
+                            }
+                            guard limit > 0 else { return }
+                            let rank = ranks[Int(slot)]
+                            let candidate = PackedCandidate(
+                                key: typos << 56 | prefixOnly << 48 | fieldSum << 40
+                                    | UInt64(255 - rank.sources) << 32 | UInt64(rank.titleLength),
+                                doc: slot)
+                            if heap.count < limit {
+                                heap.append(candidate)
+                                siftUp(heap.count - 1)
+                            } else if packedPrecedes(candidate, heap[0]) {
+                                heap[0] = candidate
+                                siftDown(0)
+                            }
                         }
-                        if !query.domains.isEmpty {
-                            guard let domain = documents[Int(slot)]?.domainIdentifier,
-                                query.domains.contains(where: { SearchableItem.domain(domain, isWithin: $0) })
-                            else { return }
+                        switch candidates {
+                        case .everySlot:
+                            for slot in 0..<UInt32(documents.count) { consider(slot, driverCode: nil) }
+                        case .coded(let slots, let codes):
+                            for (slot, code) in zip(slots, codes) { consider(slot, driverCode: code) }
                         }
-                        total += 1
-                        if engagedSlots[Int(slot)] {
-                            engaged.append(slot)
-                            return
-                        }
-                        guard limit > 0 else { return }
-                        let rank = ranks[Int(slot)]
-                        let candidate = PackedCandidate(
-                            key: typos << 56 | prefixOnly << 48 | fieldSum << 40
-                                | UInt64(255 - rank.sources) << 32 | UInt64(rank.titleLength),
-                            doc: slot)
-                        if heap.count < limit {
-                            heap.append(candidate)
-                            siftUp(heap.count - 1)
-                        } else if packedPrecedes(candidate, heap[0]) {
-                            heap[0] = candidate
-                            siftDown(0)
-                        }
-                    }
-                    switch candidates {
-                    case .everySlot:
-                        for slot in 0..<UInt32(documents.count) { consider(slot, driverCode: nil) }
-                    case .coded(let slots, let codes):
-                        for (slot, code) in zip(slots, codes) { consider(slot, driverCode: code) }
                     }
                 }
             }
-        }
         }
 
         var ranked: [(key: RankingKey, doc: UInt32)] = heap.map { candidate in
