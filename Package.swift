@@ -50,23 +50,25 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What several test targets share: the Data/ lookup, a seeded generator.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "SearchIndexTests",
-            dependencies: ["SearchIndex", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["SearchIndex", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "SearchStoreTests", dependencies: ["SearchStore", "SearchIndex"]),
         .testTarget(
             name: "CatalogTests",
-            dependencies: ["Catalog", "SearchIndex", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["Catalog", "SearchIndex", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "RoutingTests",
-            dependencies: ["Routing", "SearchIndex", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["Routing", "SearchIndex", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "SearchlightCLITests", dependencies: ["searchlight", "SearchStore"], exclude: ["DemoOutputs"]),
+        .testTarget(name: "SearchlightCLITests", dependencies: ["searchlight", "SearchStore", "TestSupport"], exclude: ["DemoOutputs"]),
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["TerminalUI", "SearchIndex", "SearchStore", "Routing", "Catalog",
+            dependencies: ["TerminalUI", "SearchIndex", "SearchStore", "Routing", "Catalog", "TestSupport",
                            .product(name: "SnapshotTesting", package: "swift-snapshot-testing")],
             exclude: ["__Snapshots__"]
         ),

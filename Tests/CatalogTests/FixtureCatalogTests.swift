@@ -1,18 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import Catalog
 @testable import SearchIndex
-
-/// The repository's `Data/` directory.
-let dataDirectory: String = {
-    var url = URL(fileURLWithPath: #filePath)
-    while url.path != "/" {
-        url.deleteLastPathComponent()
-        let candidate = url.appendingPathComponent("Data/employees.json").path
-        if FileManager.default.fileExists(atPath: candidate) { return url.appendingPathComponent("Data").path }
-    }
-    return "Data"
-}()
 
 @Suite struct FixtureCatalogTests {
     @Test func everyFixtureLoadsWithUniqueTypedIdentifiers() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import Catalog
 @testable import SearchIndex
@@ -115,7 +116,7 @@ import Testing
     }
 
     @Test func mutatedLinesNeverCrashOrHang() {
-        var generator = SeededByteGenerator(seed: 99)
+        var generator = SeededGenerator(seed: 99)
         for seed in Self.seeds {
             let base = Array(seed.utf8)
             for _ in 0..<1_500 {
@@ -149,17 +150,5 @@ import Testing
     @Test func deepNestingIsRefusedBeforeParsing() {
         let deep = "{\"uniqueIdentifier\":\"a\",\"attributeSet\":{\"extras\":" + String(repeating: "[", count: 100_000)
         #expect(throws: ImportError.self) { try ItemImporter.items(from: Array(deep.utf8), file: "f") }
-    }
-}
-
-struct SeededByteGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

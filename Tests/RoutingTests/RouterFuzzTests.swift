@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import PropertyBased
 import Testing
 @testable import Routing

@@ -1,18 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import Routing
 @testable import SearchIndex
-
-let dataDirectory: String = {
-    var url = URL(fileURLWithPath: #filePath)
-    while url.path != "/" {
-        url.deleteLastPathComponent()
-        if FileManager.default.fileExists(atPath: url.appendingPathComponent("Data/employees.json").path) {
-            return url.appendingPathComponent("Data").path
-        }
-    }
-    return "Data"
-}()
 
 func resolution(_ outcome: Router.Outcome) -> Router.Resolution? {
     if case .route(let r) = outcome { return r }

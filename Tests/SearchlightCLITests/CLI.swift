@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the real `searchlight` binary, as a script would.
@@ -23,16 +24,7 @@ struct CLI {
         return "searchlight"
     }()
 
-    static let dataDirectory: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Data/employees.json").path) {
-                return url.appendingPathComponent("Data").path
-            }
-        }
-        return "Data"
-    }()
+    static let dataDirectory = TestSupport.dataDirectory
 
     /// A fresh index file in its own folder.
     let indexPath: String = {

@@ -1,20 +1,10 @@
 import Catalog
 import Foundation
+import TestSupport
 import Routing
 import SearchIndex
 import SearchStore
 @testable import TerminalUI
-
-let dataDirectory: String = {
-    var url = URL(fileURLWithPath: #filePath)
-    while url.path != "/" {
-        url.deleteLastPathComponent()
-        if FileManager.default.fileExists(atPath: url.appendingPathComponent("Data/employees.json").path) {
-            return url.appendingPathComponent("Data").path
-        }
-    }
-    return "Data"
-}()
 
 let fixedNow = ISO8601DateFormatter().date(from: "2026-11-22T20:00:00Z")!
 
