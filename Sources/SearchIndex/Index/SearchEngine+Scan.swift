@@ -66,7 +66,8 @@ extension SearchEngine {
         var total = 0
         var heap: [PackedCandidate] = []  // max-heap: the worst kept candidate on top
         heap.reserveCapacity(limit + 1)
-        var engaged: [UInt32] = []
+        /// Documents with views: their packed key lacks engagement, added at the end.
+        var engaged: [PackedCandidate] = []
 
         func siftDown(_ start: Int) {
             var i = start
@@ -117,17 +118,15 @@ extension SearchEngine {
                                 else { return }
                             }
                             total += 1
-                            if engagedSlots[Int(slot)] {
-                                engaged.append(slot)
-                                return
-                            }
                             guard limit > 0 else { return }
                             let rank = ranks[Int(slot)]
                             let candidate = PackedCandidate(
                                 key: typos << 56 | prefixOnly << 48 | fieldSum << 40
                                     | UInt64(255 - rank.sources) << 32 | UInt64(rank.titleLength),
                                 doc: slot)
-                            if heap.count < limit {
+                            if engagedSlots[Int(slot)] {
+                                engaged.append(candidate)
+                            } else if heap.count < limit {
                                 heap.append(candidate)
                                 siftUp(heap.count - 1)
                             } else if packedPrecedes(candidate, heap[0]) {
@@ -146,32 +145,22 @@ extension SearchEngine {
             }
         }
 
-        var ranked: [(key: RankingKey, doc: UInt32)] = heap.map { candidate in
+        func rankingKey(_ candidate: PackedCandidate, engagement: Double) -> (key: RankingKey, doc: UInt32) {
             let document = documents[Int(candidate.doc)]!
             let key = candidate.key
             return (RankingKey(
                 typos: Int(key >> 56), wholeWords: terms.count - Int((key >> 48) & 0xff),
-                fieldScore: Int((key >> 40) & 0xff), engagement: 0,
+                fieldScore: Int((key >> 40) & 0xff), engagement: engagement,
                 sources: document.sources.count, titleLength: document.titleLength,
                 uniqueIdentifier: document.uniqueIdentifier), candidate.doc)
         }
-        var evaluators = matches.map { TermEvaluator(matches: $0) }
-        for doc in engaged {
-            let document = documents[Int(doc)]!
-            var typos = 0, whole = 0, fieldScore = 0
-            for index in terms.indices {
-                guard let hit = evaluators[index].bestHit(slot: doc, tokens: tokens, trie: trie) else { continue }
-                typos += Int(hit.typos)
-                whole += hit.whole ? 1 : 0
-                fieldScore += Int(hit.field)
-            }
-            ranked.append((RankingKey(
-                typos: typos, wholeWords: whole, fieldScore: fieldScore,
-                engagement: engagementScore(of: document.uniqueIdentifier, at: query.now).score,
-                sources: document.sources.count, titleLength: document.titleLength,
-                uniqueIdentifier: document.uniqueIdentifier), doc))
+        var ranked = heap.map { rankingKey($0, engagement: 0) }
+        for candidate in engaged {
+            let identifier = documents[Int(candidate.doc)]!.uniqueIdentifier
+            ranked.append(rankingKey(candidate, engagement: engagementScore(of: identifier, at: query.now).score))
         }
         ranked.sort { $0.key < $1.key }
+        var evaluators = matches.map { TermEvaluator(matches: $0) }
         let results = ranked.prefix(limit).map {
             makeResult(doc: $0.doc, key: $0.key, terms: terms, probes: termOrderProbes, evaluators: &evaluators, now: query.now)
         }
