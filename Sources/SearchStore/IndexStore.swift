@@ -72,6 +72,11 @@ public final class IndexStore: Sendable {
                 PRAGMA user_version = 1;
                 """)
         }
+        // Every write draws a new generation; a snapshot of the engine is
+        // valid only for the generation it was saved at (`SnapshotFile`).
+        migrator.registerMigration("generation") { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO meta(key, value) VALUES ('generation', lower(hex(randomblob(16))))")
+        }
         return migrator
     }
 
@@ -107,6 +112,7 @@ public final class IndexStore: Sendable {
                 })
                 state.preference = meta["indexingPreference"].flatMap(IndexingPreference.init(rawValue:)) ?? .viewedRecords
                 state.clientState = meta["lastClientState"]
+                state.generation = meta["generation"]
                 return state
             }
         }
@@ -123,6 +129,11 @@ public final class IndexStore: Sendable {
                         values["lastClientState"])
             }
         }
+    }
+
+    /// The store's current generation: it changes with every write.
+    public func generation() throws -> String? {
+        try guarded { try queue.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'generation'") } }
     }
 
     /// Stored records, by source.
@@ -163,12 +174,17 @@ public final class IndexStore: Sendable {
     }
 
     /// Writes one batch in one transaction: all of it or none of it.
-    public func apply(_ batch: StoreBatch, at date: Date = Date()) throws {
+    /// Returns the generation the store had before and the one it has now.
+    @discardableResult
+    public func apply(_ batch: StoreBatch, at date: Date = Date()) throws -> (previous: String?, current: String) {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        try guarded {
+        return try guarded {
             try queue.write { db in
+                let previous = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'generation'")
+                let current = UUID().uuidString.lowercased()
+                try Self.setMeta(db, "generation", current)
                 if batch.deleteEverything {
                     try db.execute(sql: "DELETE FROM records; DELETE FROM activities; DELETE FROM engagements;")
                 }
@@ -215,6 +231,7 @@ public final class IndexStore: Sendable {
                 }
                 // Keep the log bounded.
                 try db.execute(sql: "DELETE FROM operations WHERE id <= (SELECT MAX(id) FROM operations) - 5000")
+                return (previous, current)
             }
         }
     }

@@ -40,10 +40,35 @@ public final class PersistentIndex {
         lastClientState = meta.clientState
     }
 
-    /// Reads every record, activity and engagement into a new engine.
-    /// Unreadable content means a damaged store.
+    /// Where the engine in memory came from.
+    public enum EngineOrigin: Sendable, Equatable {
+        /// The snapshot saved beside the store, for its current generation.
+        case snapshot
+        /// Every record, activity and view, tokenised again.
+        case records
+    }
+
+    /// Where the loaded engine came from; nil until it is loaded.
+    public private(set) var engineOrigin: EngineOrigin?
+    /// The store generation the engine in memory reflects; nil when a write
+    /// by another process came between (then no snapshot is saved from it).
+    private var engineGeneration: String?
+    /// The generation of the snapshot on disk, when known to be current.
+    private var snapshotGeneration: String?
+
+    /// The engine: from the snapshot when it is the store's current one,
+    /// else from every record, activity and engagement. Unreadable content
+    /// means a damaged store.
     public func loadEngine() throws -> SearchEngine {
         if let loadedEngine { return loadedEngine }
+        if let path = store.path, let generation = try store.generation(),
+           case .success(let engine) = SnapshotFile.read(at: SnapshotFile.path(forStore: path), generation: generation) {
+            loadedEngine = engine
+            engineOrigin = .snapshot
+            engineGeneration = generation
+            snapshotGeneration = generation
+            return engine
+        }
         let state: StoredState
         do {
             state = try store.load()
@@ -60,7 +85,29 @@ public final class PersistentIndex {
         for activity in state.activities { engine.restoreActivity(activity) }
         for (id, dates) in state.engagements { engine.restoreEngagement(id, at: dates) }
         loadedEngine = engine
+        engineOrigin = .records
+        engineGeneration = state.generation
         return engine
+    }
+
+    /// Saves the engine beside the store when the snapshot there is not of
+    /// the store's current generation, so the next process loads it instead
+    /// of rebuilding. Does nothing in memory, before the engine is loaded,
+    /// or when another process has written since (its engine would differ).
+    /// Returns whether it wrote.
+    @discardableResult
+    public func saveSnapshot() throws -> Bool {
+        guard let path = store.path, let engine = loadedEngine, let generation = engineGeneration,
+              generation != snapshotGeneration, try store.generation() == generation else { return false }
+        try SnapshotFile.write(engine, generation: generation, to: SnapshotFile.path(forStore: path))
+        snapshotGeneration = generation
+        return true
+    }
+
+    deinit {
+        // A snapshot is a cache: failing to save one costs the next start
+        // time, never data.
+        _ = try? saveSnapshot()
     }
 
     /// What `open` found and did, for a one-line notice.
@@ -126,8 +173,13 @@ public final class PersistentIndex {
     }
 
     private func commit(_ next: SearchEngine?, _ batch: StoreBatch, at date: Date = Date()) throws {
-        try store.apply(batch, at: date)
-        if let next { loadedEngine = next }
+        let generations = try store.apply(batch, at: date)
+        if let next {
+            // The engine follows the store only if nobody else wrote in between.
+            let inStep = engineGeneration != nil && generations.previous == engineGeneration
+            loadedEngine = next
+            engineGeneration = inStep ? generations.current : nil
+        }
         if let state = batch.clientState { lastClientState = state }
         if let preference = batch.preference { self.preference = preference }
     }

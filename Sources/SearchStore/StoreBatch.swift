@@ -32,4 +32,6 @@ public struct StoredState: Sendable {
     public var engagements: [String: [Date]] = [:]
     public var preference: IndexingPreference = .viewedRecords
     public var clientState: String?
+    /// The store's generation when this was read (see `IndexStore.generation`).
+    public var generation: String?
 }

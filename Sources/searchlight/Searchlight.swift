@@ -29,6 +29,8 @@ struct Searchlight: ParsableCommand {
             let backend = IndexBackend(index: index, router: router, dataDirectory: global.dataDirectory, clock: clock)
             for file in imports { backend.startImport(path: file) }
             TerminalSession.run(backend: backend)
+            // The next start loads this engine instead of rebuilding it.
+            _ = try? index.saveSnapshot()
         }
     }
 

@@ -156,7 +156,7 @@ import Testing
         #expect(try cli.run(["search", "lantern"]).status == 0)
         #expect(try cli.run(["open", "employee/2"]).status == 0)
         let files = Set(try FileManager.default.contentsOfDirectory(atPath: cli.folder))
-        #expect(files == ["index.sqlite", "few.jsonl"], "\(files)")
+        #expect(files == ["index.sqlite", "index.sqlite.snapshot", "few.jsonl"], "\(files)")
     }
 
     @Test(arguments: [

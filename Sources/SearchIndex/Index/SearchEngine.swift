@@ -9,25 +9,25 @@ import Foundation
 /// (`SearchStore`); this type never does I/O.
 public struct SearchEngine: Sendable {
     /// Items and web pages, by identifier.
-    public private(set) var records: [String: IndexRecord] = [:]
+    public internal(set) var records: [String: IndexRecord] = [:]
     /// Searchable activities, by `UserActivity.identifier`.
-    public private(set) var activities: [String: UserActivity] = [:]
+    public internal(set) var activities: [String: UserActivity] = [:]
     /// View times, by the identifier they count toward.
-    public private(set) var engagements: [String: [Date]] = [:]
+    public internal(set) var engagements: [String: [Date]] = [:]
     /// Whether activities may become results.
-    public private(set) var preference: IndexingPreference = .viewedRecords
+    public internal(set) var preference: IndexingPreference = .viewedRecords
 
     var trie = TokenTrie()
     var documents: [Document?] = []
-    private var freeDocuments: [UInt32] = []
+    var freeDocuments: [UInt32] = []
     var documentIndex: [String: UInt32] = [:]
     /// Items by page URL, so a crawled page merges with its item (the one
     /// with the smallest identifier when several share a page).
-    private var itemsByURL: [String: Set<String>] = [:]
+    var itemsByURL: [String: Set<String>] = [:]
     /// Web records by page URL.
-    private var webByURL: [String: Set<String>] = [:]
+    var webByURL: [String: Set<String>] = [:]
     /// Activities by the item they name.
-    private var activitiesByItem: [String: Set<String>] = [:]
+    var activitiesByItem: [String: Set<String>] = [:]
     /// Best documents of large subtrees, computed when a query first needs them.
     var topLists = TopListCache()
     /// Trie matches of recent query terms; replaced whenever the trie changes.

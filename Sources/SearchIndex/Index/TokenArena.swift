@@ -29,6 +29,19 @@ struct TokenArena: Sendable {
     private var liveTokens = 0
 
     /// The tokens of `slot` as indices into the parallel arrays.
+    init() {}
+
+    /// An arena from its parts, as a snapshot saved them.
+    init(heads: [UInt64], nodes: [Int32], fields: [UInt8], places: [UInt32], starts: [UInt32], counts: [UInt32]) {
+        self.heads = heads
+        self.nodes = nodes
+        self.fields = fields
+        self.places = places
+        self.starts = starts
+        self.counts = counts
+        liveTokens = counts.reduce(0) { $0 + Int($1) }
+    }
+
     @inline(__always) func span(of slot: UInt32) -> Range<Int> {
         guard Int(slot) < starts.count else { return 0..<0 }
         let start = Int(starts[Int(slot)])

@@ -33,6 +33,19 @@ final class TopListCache: @unchecked Sendable {
         return subtreeLists.isEmpty && ownLists.isEmpty
     }
 
+    /// Every cached list, for a snapshot.
+    var allLists: (subtree: [Int32: [TopEntry]], own: [Int32: [TopEntry]]) {
+        lock.lock(); defer { lock.unlock() }
+        return (subtreeLists, ownLists)
+    }
+
+    /// A cache holding the lists a snapshot saved.
+    convenience init(subtree: [Int32: [TopEntry]], own: [Int32: [TopEntry]]) {
+        self.init()
+        subtreeLists = subtree
+        ownLists = own
+    }
+
     func copy() -> TopListCache {
         lock.lock(); defer { lock.unlock() }
         let fresh = TopListCache()

@@ -45,6 +45,18 @@ struct TokenTrie: Sendable {
 
     static let root: Int32 = 0
 
+    init() {}
+
+    /// A trie from its parts, as a snapshot saved them.
+    init(restoring nodes: [Node], freeNodes: [Int32], stampCounter: UInt32) {
+        self.nodes = nodes
+        self.freeNodes = freeNodes
+        self.stampCounter = stampCounter
+    }
+
+    /// The parts `init(restoring:)` takes.
+    var savedParts: (freeNodes: [Int32], stampCounter: UInt32) { (freeNodes, stampCounter) }
+
     /// Number of distinct tokens stored.
     var tokenCount: Int { nodes.reduce(0) { $0 + ($1.postings.isEmpty ? 0 : 1) } }
 

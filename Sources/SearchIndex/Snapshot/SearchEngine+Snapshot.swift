@@ -1,0 +1,315 @@
+import Foundation
+
+/// Saving the engine as it stands and loading it back without tokenising
+/// anything: a new process answers from the saved structures instead of
+/// rebuilding them from every record.
+///
+/// A snapshot is a cache of this build on this machine: values are written
+/// in their memory layout, and the header names the format and the sizes of
+/// the structures copied whole, so any other build refuses it (and the
+/// caller rebuilds from the records). Layout, in order:
+///
+/// ```
+/// header     magic · format · layout sizes · settings
+/// records    count · (source, item)…            items by hand (SearchableItem+Snapshot)
+/// activities count · JSON…                      rare: Codable is fast enough
+/// views      count · (identifier, [seconds])…
+/// documents  count · (kind, fields)…            kind 1: "as its record says"
+/// slots      free slots · ranks · expirations · engaged flags
+/// trie       node columns · child counts · children · posting counts · postings
+/// arena      heads · nodes · fields · places · starts · counts
+/// best lists count · (node, [entry])… twice (subtree, own)
+/// trailer    magic
+/// ```
+///
+/// What can be derived cheaply is not saved: the identifier → slot map,
+/// the expiring slots, and the merge maps (by URL, by related item).
+extension SearchEngine {
+    static let snapshotMagic: UInt64 = 0x5345_4152_4348_4C54 // "SEARCHLT"
+    static let snapshotFormat: UInt32 = 1
+
+    private static var layoutSizes: [UInt32] {
+        [MemoryLayout<TokenTrie.Posting>.stride, MemoryLayout<TokenTrie.Child>.stride, MemoryLayout<TopEntry>.stride,
+         MemoryLayout<StaticRank>.stride, MemoryLayout<Int>.size, MemoryLayout<Double>.size].map { UInt32($0) }
+    }
+
+    /// Streams a snapshot of the engine to `sink`, in chunks of a few MB.
+    public func writeSnapshot(to sink: @escaping (UnsafeRawBufferPointer) throws -> Void) throws {
+        var out = SnapshotWriter(sink: sink)
+        try out.write(Self.snapshotMagic)
+        try out.write(Self.snapshotFormat)
+        try out.write(array: Self.layoutSizes)
+        try out.write(UInt8(IndexingPreference.allCases.firstIndex(of: preference)!))
+        try out.write(topListThreshold)
+        try out.write(scanEnabled)
+        try out.write(sortedGatherLimit)
+
+        try out.write(records.count)
+        for record in records.values {
+            try out.write(UInt8(Source.allCases.firstIndex(of: record.source)!))
+            try out.write(record.item)
+        }
+        let encoder = JSONEncoder()
+        try out.write(activities.count)
+        for activity in activities.values {
+            try out.write(array: Array(try encoder.encode(activity)))
+        }
+        try out.write(engagements.count)
+        for (identifier, dates) in engagements {
+            try out.write(identifier)
+            try out.write(array: dates.map(\.timeIntervalSinceReferenceDate))
+        }
+
+        try out.write(documents.count)
+        for document in documents {
+            try writeDocument(document, to: &out)
+        }
+        try out.write(array: freeDocuments)
+        try out.write(array: ranks)
+        try out.write(array: expirations)
+        try out.write(array: engagedSlots.map { UInt8($0 ? 1 : 0) })
+
+        try writeTrie(to: &out)
+        try out.write(array: tokens.heads)
+        try out.write(array: tokens.nodes)
+        try out.write(array: tokens.fields)
+        try out.write(array: tokens.places)
+        try out.write(array: tokens.starts)
+        try out.write(array: tokens.counts)
+
+        let lists = topLists.allLists
+        for table in [lists.subtree, lists.own] {
+            try out.write(table.count)
+            for (node, entries) in table {
+                try out.write(node)
+                try out.write(array: entries)
+            }
+        }
+        try out.write(Self.snapshotMagic)
+        try out.flush()
+    }
+
+    private func writeDocument(_ document: Document?, to out: inout SnapshotWriter) throws {
+        guard let document else { return try out.write(UInt8(0)) }
+        if let record = records[document.uniqueIdentifier], document.matches(record.item) {
+            try out.write(UInt8(1))
+            try out.write(document.uniqueIdentifier)
+        } else {
+            try out.write(UInt8(2))
+            try out.write(document.uniqueIdentifier)
+            try out.write(document.title)
+            try out.write(document.contentType)
+            try out.write(document.domainIdentifier)
+            try out.write(document.expirationDate?.timeIntervalSinceReferenceDate)
+            try out.write(UInt8(Visibility.allCases.firstIndex(of: document.visibility)!))
+            try out.write(document.attributes)
+        }
+        try out.write(UInt32(document.titleLength))
+        try out.write(array: document.sources.map { UInt8(Source.allCases.firstIndex(of: $0)!) })
+    }
+
+    private func writeTrie(to out: inout SnapshotWriter) throws {
+        let nodes = trie.nodes
+        try out.write(nodes.count)
+        try out.write(array: nodes.map(\.parent))
+        try out.write(array: nodes.map(\.scalar))
+        try out.write(array: nodes.map(\.depth))
+        try out.write(array: nodes.map(\.subtreeCount))
+        try out.write(array: nodes.map(\.documentCount))
+        try out.write(array: nodes.map(\.stamp))
+        try out.write(array: nodes.map { UInt32($0.children.count) })
+        try out.write(array: nodes.flatMap(\.children))
+        try out.write(array: nodes.map { UInt32($0.postings.count) })
+        try out.write(array: nodes.flatMap(\.postings))
+        let parts = trie.savedParts
+        try out.write(array: parts.freeNodes)
+        try out.write(parts.stampCounter)
+    }
+
+    /// Loads an engine from `bytes` as `writeSnapshot` wrote them.
+    public init(snapshot bytes: UnsafeRawBufferPointer) throws(SnapshotError) {
+        var input = SnapshotReader(bytes)
+        guard try input.read(UInt64.self) == Self.snapshotMagic else {
+            throw SnapshotError(.incompatible, "not an engine snapshot")
+        }
+        guard try input.read(UInt32.self) == Self.snapshotFormat, try input.readArray(of: UInt32.self) == Self.layoutSizes else {
+            throw SnapshotError(.incompatible, "the snapshot was written by another build")
+        }
+        let preferenceIndex = Int(try input.read(UInt8.self))
+        guard preferenceIndex < IndexingPreference.allCases.count else { throw SnapshotError(.malformed, "unknown indexing preference") }
+        self.init(preference: IndexingPreference.allCases[preferenceIndex])
+        topListThreshold = try input.read(Int.self)
+        scanEnabled = try input.readBool()
+        sortedGatherLimit = try input.read(Int.self)
+
+        let recordCount = try input.readCount()
+        records.reserveCapacity(recordCount)
+        for _ in 0..<recordCount {
+            let source = try input.readSource()
+            let item = try input.readItem()
+            records[item.uniqueIdentifier] = IndexRecord(source: source, item: item)
+        }
+        let decoder = JSONDecoder()
+        for _ in 0..<(try input.readCount()) {
+            let json = try input.readArray(of: UInt8.self)
+            guard let activity = try? decoder.decode(UserActivity.self, from: Data(json)) else {
+                throw SnapshotError(.malformed, "an activity does not decode")
+            }
+            activities[activity.identifier] = activity
+        }
+        for _ in 0..<(try input.readCount()) {
+            let identifier = try input.readString()
+            engagements[identifier] = try input.readArray(of: Double.self).map(Date.init(timeIntervalSinceReferenceDate:))
+        }
+
+        let documentCount = try input.readCount()
+        documents.reserveCapacity(documentCount)
+        documentIndex.reserveCapacity(documentCount)
+        for slot in 0..<documentCount {
+            let document = try readDocument(from: &input)
+            documents.append(document)
+            guard let document else { continue }
+            guard documentIndex.updateValue(UInt32(slot), forKey: document.uniqueIdentifier) == nil else {
+                throw SnapshotError(.malformed, "two slots hold \(document.uniqueIdentifier)")
+            }
+            if document.expirationDate != nil { expiringDocuments.insert(UInt32(slot)) }
+        }
+        freeDocuments = try input.readArray()
+        ranks = try input.readArray()
+        expirations = try input.readArray()
+        engagedSlots = try input.readArray(of: UInt8.self).map { $0 != 0 }
+        guard ranks.count == expirations.count, ranks.count == engagedSlots.count, ranks.count <= documents.count else {
+            throw SnapshotError(.malformed, "the slot tables differ in length")
+        }
+
+        trie = try Self.readTrie(from: &input)
+        tokens = TokenArena(
+            heads: try input.readArray(), nodes: try input.readArray(), fields: try input.readArray(),
+            places: try input.readArray(), starts: try input.readArray(), counts: try input.readArray())
+
+        var tables: [[Int32: [TopEntry]]] = []
+        for _ in 0..<2 {
+            var table: [Int32: [TopEntry]] = [:]
+            for _ in 0..<(try input.readCount()) {
+                let node = try input.read(Int32.self)
+                table[node] = try input.readArray()
+            }
+            tables.append(table)
+        }
+        topLists = TopListCache(subtree: tables[0], own: tables[1])
+        guard try input.read(UInt64.self) == Self.snapshotMagic, input.isAtEnd else {
+            throw SnapshotError(.malformed, "the snapshot does not end where its structures do")
+        }
+
+        // The maps that follow from the records and activities.
+        for (id, record) in records {
+            guard let url = record.item.attributeSet.url else { continue }
+            switch record.source {
+            case .item: itemsByURL[url, default: []].insert(id)
+            case .web: webByURL[url, default: []].insert(id)
+            case .activity: break
+            }
+        }
+        for (id, activity) in activities {
+            if let related = activity.relatedUniqueIdentifier { activitiesByItem[related, default: []].insert(id) }
+        }
+    }
+
+    private func readDocument(from input: inout SnapshotReader) throws(SnapshotError) -> Document? {
+        let kind = try input.read(UInt8.self)
+        var document: Document
+        switch kind {
+        case 0:
+            return nil
+        case 1:
+            let identifier = try input.readString()
+            guard let record = records[identifier] else { throw SnapshotError(.malformed, "a document names no record") }
+            let item = record.item
+            document = Document(
+                uniqueIdentifier: identifier, title: item.attributeSet.shownTitle, titleLength: 0,
+                contentType: item.attributeSet.contentType, domainIdentifier: item.domainIdentifier, sources: [],
+                expirationDate: item.expirationDate, visibility: item.visibility, attributes: item.attributeSet)
+        case 2:
+            let identifier = try input.readString()
+            let title = try input.readString()
+            let contentType = try input.readString()
+            let domain = try input.readOptionalString()
+            let expiry = try input.readOptional(Double.self).map(Date.init(timeIntervalSinceReferenceDate:))
+            let visibility = try input.readVisibility()
+            document = Document(
+                uniqueIdentifier: identifier, title: title, titleLength: 0, contentType: contentType,
+                domainIdentifier: domain, sources: [], expirationDate: expiry, visibility: visibility,
+                attributes: try input.readAttributes())
+        default:
+            throw SnapshotError(.malformed, "unknown document kind \(kind)")
+        }
+        document.titleLength = Int(try input.read(UInt32.self))
+        document.sources = try input.readArray(of: UInt8.self).map { index throws(SnapshotError) in
+            guard Int(index) < Source.allCases.count else { throw SnapshotError(.malformed, "unknown source") }
+            return Source.allCases[Int(index)]
+        }
+        return document
+    }
+
+    private static func readTrie(from input: inout SnapshotReader) throws(SnapshotError) -> TokenTrie {
+        let count = try input.readCount()
+        let parents: [Int32] = try input.readArray()
+        let scalars: [UInt32] = try input.readArray()
+        let depths: [Int32] = try input.readArray()
+        let subtreeCounts: [Int] = try input.readArray()
+        let documentCounts: [Int] = try input.readArray()
+        let stamps: [UInt32] = try input.readArray()
+        let childCounts: [UInt32] = try input.readArray()
+        let childTotal = Int(try input.read(UInt64.self) & 0x7FFF_FFFF_FFFF_FFFF)
+        let children = try input.readRaw(count: childTotal, of: TokenTrie.Child.self)
+        let postingCounts: [UInt32] = try input.readArray()
+        let postingTotal = Int(try input.read(UInt64.self) & 0x7FFF_FFFF_FFFF_FFFF)
+        let postings = try input.readRaw(count: postingTotal, of: TokenTrie.Posting.self)
+        guard [parents.count, scalars.count, depths.count, subtreeCounts.count, documentCounts.count, stamps.count,
+               childCounts.count, postingCounts.count].allSatisfy({ $0 == count }), count > 0 else {
+            throw SnapshotError(.malformed, "the trie's columns differ in length")
+        }
+        var nodes: [TokenTrie.Node] = []
+        nodes.reserveCapacity(count)
+        var childOffset = 0
+        var postingOffset = 0
+        for index in 0..<count {
+            let childCount = Int(childCounts[index]), postingCount = Int(postingCounts[index])
+            guard childOffset + childCount <= childTotal, postingOffset + postingCount <= postingTotal else {
+                throw SnapshotError(.malformed, "the trie's children or postings overrun")
+            }
+            let node = TokenTrie.Node(
+                parent: parents[index], scalar: scalars[index], depth: depths[index],
+                children: SnapshotReader.array(
+                    from: children + childOffset * MemoryLayout<TokenTrie.Child>.stride, count: childCount),
+                postings: SnapshotReader.array(
+                    from: postings + postingOffset * MemoryLayout<TokenTrie.Posting>.stride, count: postingCount),
+                subtreeCount: subtreeCounts[index], documentCount: documentCounts[index], stamp: stamps[index])
+            nodes.append(node)
+            childOffset += childCount
+            postingOffset += postingCount
+        }
+        guard childOffset == childTotal, postingOffset == postingTotal else {
+            throw SnapshotError(.malformed, "the trie's children or postings are left over")
+        }
+        return TokenTrie(restoring: nodes, freeNodes: try input.readArray(), stampCounter: try input.read(UInt32.self))
+    }
+}
+
+extension SnapshotReader {
+    mutating func readSource() throws(SnapshotError) -> Source {
+        let index = Int(try read(UInt8.self))
+        guard index < Source.allCases.count else { throw SnapshotError(.malformed, "unknown source \(index)") }
+        return Source.allCases[index]
+    }
+}
+
+extension Document {
+    /// Whether every field of this document is what its record alone says,
+    /// so a snapshot need only name the record.
+    func matches(_ item: SearchableItem) -> Bool {
+        title == item.attributeSet.shownTitle && contentType == item.attributeSet.contentType
+            && domainIdentifier == item.domainIdentifier && expirationDate == item.expirationDate
+            && visibility == item.visibility && attributes == item.attributeSet
+    }
+}

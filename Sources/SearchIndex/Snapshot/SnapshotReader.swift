@@ -1,0 +1,95 @@
+/// Reads what `SnapshotWriter` wrote, checking every length against the
+/// bytes that remain: damaged input throws, it never reads out of bounds
+/// or allocates what the input cannot hold.
+struct SnapshotReader {
+    private let bytes: UnsafeRawBufferPointer
+    private(set) var offset = 0
+
+    init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    var isAtEnd: Bool { offset == bytes.count }
+
+    private func need(_ count: Int, _ what: StaticString) throws(SnapshotError) {
+        guard count >= 0, count <= bytes.count - offset else {
+            throw SnapshotError(.truncated, "the snapshot ends inside \(what)")
+        }
+    }
+
+    mutating func read<T: BitwiseCopyable>(_: T.Type = T.self) throws(SnapshotError) -> T {
+        try need(MemoryLayout<T>.size, "a value")
+        let value = bytes.loadUnaligned(fromByteOffset: offset, as: T.self)
+        offset += MemoryLayout<T>.size
+        return value
+    }
+
+    mutating func readBool() throws(SnapshotError) -> Bool {
+        switch try read(UInt8.self) {
+        case 0: return false
+        case 1: return true
+        default: throw SnapshotError(.malformed, "a flag is neither 0 nor 1")
+        }
+    }
+
+    mutating func readCount() throws(SnapshotError) -> Int {
+        let value = try read(Int64.self)
+        guard value >= 0, value <= Int64(bytes.count) else { throw SnapshotError(.malformed, "a count is out of range") }
+        return Int(value)
+    }
+
+    mutating func readString() throws(SnapshotError) -> String {
+        let count = Int(try read(UInt32.self))
+        try need(count, "a string")
+        let utf8 = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
+        offset += count
+        // Decoding repairs rather than refuses bad UTF-8; the file's checksum
+        // is what catches damage, and this path is the hot one at load.
+        return String(decoding: utf8.bindMemory(to: UInt8.self), as: UTF8.self)
+    }
+
+    mutating func readOptionalString() throws(SnapshotError) -> String? {
+        try readBool() ? try readString() : nil
+    }
+
+    mutating func readStrings() throws(SnapshotError) -> [String] {
+        let count = Int(try read(UInt32.self))
+        try need(count * 4, "a list of strings")
+        var strings: [String] = []
+        strings.reserveCapacity(count)
+        for _ in 0..<count { strings.append(try readString()) }
+        return strings
+    }
+
+    mutating func readOptional<T: BitwiseCopyable>(_: T.Type = T.self) throws(SnapshotError) -> T? {
+        try readBool() ? try read(T.self) : nil
+    }
+
+    mutating func readArray<T: BitwiseCopyable>(of _: T.Type = T.self) throws(SnapshotError) -> [T] {
+        let count = Int(try read(UInt64.self) & 0x7FFF_FFFF_FFFF_FFFF)
+        let raw = try readRaw(count: count, of: T.self)
+        return Self.array(from: raw, count: count)
+    }
+
+    /// The bytes of `count` values of `T`, in place; for callers that cut
+    /// one flat array into many.
+    mutating func readRaw<T: BitwiseCopyable>(count: Int, of _: T.Type = T.self) throws(SnapshotError) -> UnsafeRawPointer {
+        let stride = MemoryLayout<T>.stride
+        guard count <= (bytes.count - offset) / max(stride, 1) else {
+            throw SnapshotError(.truncated, "the snapshot ends inside an array")
+        }
+        let start = bytes.baseAddress! + offset
+        offset += count * stride
+        return start
+    }
+
+    /// A new array holding `count` values of `T` copied from `raw` (which
+    /// need not be aligned).
+    static func array<T: BitwiseCopyable>(from raw: UnsafeRawPointer, count: Int) -> [T] {
+        guard count > 0 else { return [] }
+        return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: raw, byteCount: count * MemoryLayout<T>.stride)
+            initialized = count
+        }
+    }
+}

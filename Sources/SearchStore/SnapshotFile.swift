@@ -1,0 +1,122 @@
+import Glibc
+import Foundation
+import SearchIndex
+
+/// The engine saved beside its store (`index.sqlite.snapshot`), so that a
+/// new process loads the serving structures instead of rebuilding them
+/// from every record.
+///
+/// The file is a cache: it is used only when its generation is the store's
+/// current one (every write to the store draws a new generation), its
+/// length and checksum hold, and the engine reads it whole. Anything else
+/// means "rebuild from the records", never an error the user sees.
+///
+/// ```
+/// magic "SLSNAP01" · generation (length, UTF-8) · payload length · checksum · payload
+/// ```
+enum SnapshotFile {
+    private static let magic = Array("SLSNAP01".utf8)
+
+    /// Where the snapshot of the store at `storePath` lives.
+    static func path(forStore storePath: String) -> String { storePath + ".snapshot" }
+
+    /// Writes `engine` as the snapshot of `generation`, replacing any other
+    /// in one rename, so a reader sees the old file or the new one whole.
+    static func write(_ engine: SearchEngine, generation: String, to path: String) throws {
+        let temporary = path + ".tmp-\(getpid())"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw SnapshotWriteError(path: temporary, code: errno) }
+        var closed = false
+        defer {
+            if !closed { close(descriptor) }
+            unlink(temporary)
+        }
+        var header = magic
+        let generationBytes = Array(generation.utf8)
+        withUnsafeBytes(of: UInt32(generationBytes.count).littleEndian) { header.append(contentsOf: $0) }
+        header.append(contentsOf: generationBytes)
+        let lengthOffset = header.count
+        header.append(contentsOf: [UInt8](repeating: 0, count: 16))
+        try header.withUnsafeBytes { try writeAll(descriptor, $0, path: temporary) }
+
+        var checksum = SnapshotChecksum()
+        var length: UInt64 = 0
+        try engine.writeSnapshot { chunk in
+            checksum.update(chunk)
+            length += UInt64(chunk.count)
+            try writeAll(descriptor, chunk, path: temporary)
+        }
+        var trailer: [UInt8] = []
+        withUnsafeBytes(of: length.littleEndian) { trailer.append(contentsOf: $0) }
+        withUnsafeBytes(of: checksum.value.littleEndian) { trailer.append(contentsOf: $0) }
+        let written = trailer.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(lengthOffset)) }
+        guard written == trailer.count else { throw SnapshotWriteError(path: temporary, code: errno) }
+        closed = true
+        guard close(descriptor) == 0 else { throw SnapshotWriteError(path: temporary, code: errno) }
+        guard rename(temporary, path) == 0 else { throw SnapshotWriteError(path: path, code: errno) }
+    }
+
+    private static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { throw SnapshotWriteError(path: path, code: errno) }
+            offset += count
+        }
+    }
+
+    /// The engine saved at `path` for `generation`, or why there is none.
+    static func read(at path: String, generation: String) -> Result<SearchEngine, SnapshotMiss> {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return .failure(.missing) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_size > 0 else { return .failure(.damaged("empty")) }
+        let size = Int(info.st_size)
+        guard let mapping = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0), mapping != MAP_FAILED else {
+            return .failure(.damaged("cannot be mapped"))
+        }
+        defer { munmap(mapping, size) }
+        let bytes = UnsafeRawBufferPointer(start: mapping, count: size)
+        var offset = 0
+        func take(_ count: Int) -> UnsafeRawBufferPointer? {
+            guard count <= bytes.count - offset else { return nil }
+            defer { offset += count }
+            return UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
+        }
+        guard let head = take(magic.count), Array(head) == magic,
+              let generationLength = take(4).map({ UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self)) }),
+              let savedGeneration = take(Int(generationLength)).map({ String(decoding: $0, as: UTF8.self) }),
+              let length = take(8).map({ UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }),
+              let expected = take(8).map({ UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) })
+        else { return .failure(.damaged("the header is cut short")) }
+        guard savedGeneration == generation else { return .failure(.stale) }
+        guard length == UInt64(bytes.count - offset), let payload = take(Int(length)) else {
+            return .failure(.damaged("its length does not match the file"))
+        }
+        var checksum = SnapshotChecksum()
+        checksum.update(payload)
+        guard checksum.value == expected else { return .failure(.damaged("its checksum does not match")) }
+        do {
+            return .success(try SearchEngine(snapshot: payload))
+        } catch {
+            return .failure(.damaged(error.message))
+        }
+    }
+}
+
+/// Why a snapshot was not loaded (the caller rebuilds from the records).
+enum SnapshotMiss: Error, Equatable {
+    case missing
+    /// Saved for another generation of the store.
+    case stale
+    case damaged(String)
+}
+
+/// A snapshot could not be written (the store is unaffected).
+public struct SnapshotWriteError: Error, CustomStringConvertible, Sendable {
+    public var path: String
+    public var code: Int32
+    public var description: String { "\(path): cannot write the snapshot (\(String(cString: strerror(code))))" }
+}

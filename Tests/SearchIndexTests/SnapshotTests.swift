@@ -1,0 +1,140 @@
+import Foundation
+import TestSupport
+import Testing
+@testable import SearchIndex
+
+/// An engine loaded from its snapshot must be the same engine: same
+/// records, same answers, and the same answers after the same changes.
+@Suite struct SnapshotTests {
+    static func bytes(of engine: SearchEngine) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        try engine.writeSnapshot { bytes.append(contentsOf: $0) }
+        return bytes
+    }
+
+    static func load(_ bytes: [UInt8]) throws -> SearchEngine {
+        try bytes.withUnsafeBytes { try SearchEngine(snapshot: $0) }
+    }
+
+    /// Items with every attribute the model has, some of them empty.
+    func richItems(_ seed: UInt64, count: Int) -> [SearchableItem] {
+        var generator = SeededGenerator(seed: seed)
+        let base = ScanTests().corpus(seed, count: count)
+        return base.enumerated().map { offset, plain in
+            var item = plain
+            if offset % 4 == 0 {
+                item.attributeSet.thumbnail = Thumbnail(
+                    format: "jpeg", width: 120 + offset, height: nil, byteCount: 4_096, dominantColor: "#A0B0C0",
+                    caption: offset % 8 == 0 ? "caption \(offset) 北极" : nil)
+            }
+            if offset % 5 == 0 { item.attributeSet.extras = ["room": "R\(offset)", "floor": "\(offset % 7)"] }
+            if offset % 6 == 0 { item.attributeSet.displayName = "Zoë \(offset)"; item.attributeSet.title = nil }
+            if offset % 7 == 0 { item.attributeSet.phoneNumbers = ["+1 (555) 01\(offset % 90)"] }
+            item.attributeSet.supportsPhoneCall = [nil, true, false][offset % 3]
+            item.attributeSet.rating = offset % 2 == 0 ? Double(offset % 5) + 0.5 : nil
+            item.attributeSet.contentType = ["public.item", "public.contact", "public.image"][offset % 3]
+            item.visibility = Visibility.allCases[Int.random(in: 0..<3, using: &generator)]
+            if offset % 11 == 0 { item.domainIdentifier = nil }
+            return item
+        }
+    }
+
+    /// An engine with every kind of state: merged web pages, standalone and
+    /// related activities, views, expiring items, deletions (free slots,
+    /// holes in the arena, pruned trie nodes) and cached best lists.
+    func busyEngine(_ seed: UInt64) -> SearchEngine {
+        var e = SearchEngine()
+        e.topListThreshold = 50
+        let items = richItems(seed, count: 900)
+        e.index(items)
+        e.index([item("doc/4", title: "page owner", url: "https://x.example/4")])
+        // Pages at addresses several items share merge into the smallest identifier.
+        e.index([item("https://x.example/4", title: "ka web page", url: "https://x.example/4"),
+                 item("https://x.example/6", title: "shared page", url: "https://x.example/6"),
+                 item("https://x.example/0", title: "shared page zero", url: "https://x.example/0"),
+                  item("https://lonely.example/", title: "lonely page", url: "https://lonely.example/")], source: .web)
+        for id in items.map(\.uniqueIdentifier).sorted().prefix(40) where id.hasSuffix("0") || id.hasSuffix("5") {
+            e.becomeCurrent(activity(for: id), at: referenceNow.addingTimeInterval(-7_200))
+        }
+        e.becomeCurrent(UserActivity(activityType: "com.example.search", title: "Search for lanterns", keywords: ["lantern"],
+                                     isEligibleForSearch: true), at: referenceNow.addingTimeInterval(-60))
+        e.deleteItems(identifiers: items.map(\.uniqueIdentifier).filter { $0.hasSuffix("7") })
+        e.index(richItems(seed + 1, count: 200).map { var changed = $0; changed.uniqueIdentifier = "new/\(changed.uniqueIdentifier)"; return changed })
+        // Best lists cached for the short prefixes.
+        for query in ["k", "ka", "r", "t", "mi", "s"] { _ = e.search(SearchQuery(query, now: referenceNow)) }
+        return e
+    }
+
+    func expectSameAnswers(_ a: SearchEngine, _ b: SearchEngine, _ stage: String, seed: UInt64, queries count: Int = 120) {
+        #expect(a.records == b.records, "\(stage): records")
+        #expect(a.activities == b.activities, "\(stage): activities")
+        #expect(a.engagements == b.engagements, "\(stage): views")
+        #expect(a.documentCount == b.documentCount, "\(stage): documents")
+        let queries = ScanTests().queries(seed, count: count) + ["lantern", "zoe", "北极", "r", "room r1", "ka web", "lonely", "555", "page owner", "renamed", "viewed", "viewed doc", "shared page", "shared"]
+        for query in queries {
+            for limit in [1, 50] {
+                let request = SearchQuery(query, limit: limit, now: referenceNow)
+                let x = a.search(request), y = b.search(request)
+                #expect(x.results.map(\.uniqueIdentifier) == y.results.map(\.uniqueIdentifier), "\(stage): \(query)")
+                #expect(x.results.map(\.explanation) == y.results.map(\.explanation), "\(stage): \(query)")
+                #expect(x.results.map(\.attributes) == y.results.map(\.attributes), "\(stage): \(query)")
+                #expect(x.results.map(\.highlights) == y.results.map(\.highlights), "\(stage): \(query)")
+                #expect(x.total == y.total, "\(stage): \(query) total")
+            }
+        }
+    }
+
+    @Test(arguments: [5, 6])
+    func loadedEngineAnswersAndChangesAsTheOriginal(seed: UInt64) throws {
+        var original = busyEngine(seed)
+        var loaded = try Self.load(try Self.bytes(of: original))
+        expectSameAnswers(original, loaded, "loaded", seed: seed)
+
+        // The same changes to both, compared after each: slots, nodes and
+        // postings are reused from the same free lists, and merges follow
+        // the maps the load derived, so the two must stay alike.
+        let changes: [(String, (inout SearchEngine) -> Void)] = [
+            ("re-index", { $0.index(self.richItems(seed + 2, count: 300)) }),
+            ("re-index a viewed item", { e in
+                let viewed = e.activities.values.compactMap(\.relatedUniqueIdentifier).sorted()[0]
+                var changed = e.records[viewed]!.item
+                changed.attributeSet.title = "renamed lantern"
+                e.index([changed])
+            }),
+            ("delete viewed items", { e in e.deleteItems(identifiers: Array(e.records.keys.sorted().prefix(120))) }),
+            ("delete a domain", { $0.deleteItems(domainIdentifiers: ["com.a.b"]) }),
+            ("delete the item a page merged into", { $0.deleteItems(identifiers: ["doc/4"]) }),
+            ("view", { e in e.becomeCurrent(activity(for: e.records.keys.sorted()[3]), at: referenceNow) }),
+            ("disable", { $0.setPreference(.disabled) }),
+        ]
+        for (offset, (name, change)) in changes.enumerated() {
+            change(&original)
+            change(&loaded)
+            expectSameAnswers(original, loaded, name, seed: seed + UInt64(offset), queries: 30)
+        }
+        // And a snapshot of the changed copy loads the same again.
+        expectSameAnswers(original, try Self.load(try Self.bytes(of: loaded)), "reloaded", seed: seed + 2)
+    }
+
+    @Test func emptyEngineRoundTrips() throws {
+        var empty = SearchEngine(preference: .disabled)
+        empty.topListThreshold = 7
+        let loaded = try Self.load(try Self.bytes(of: empty))
+        #expect(loaded.preference == .disabled)
+        #expect(loaded.topListThreshold == 7)
+        #expect(loaded.documentCount == 0)
+        #expect(loaded.search(SearchQuery("a", now: referenceNow)).total == 0)
+    }
+
+    @Test func cutShortOrForeignBytesAreRefusedNotTrusted() throws {
+        let bytes = try Self.bytes(of: busyEngine(9))
+        // Every cut, from the header to the last byte, throws.
+        for cut in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 97)) + [bytes.count - 1] {
+            #expect(throws: SnapshotError.self) { try Self.load(Array(bytes.prefix(cut))) }
+        }
+        var foreign = bytes
+        foreign[8] ^= 0xFF // the format number
+        #expect(throws: SnapshotError(.incompatible, "the snapshot was written by another build")) { try Self.load(foreign) }
+        #expect(throws: SnapshotError.self) { try Self.load(bytes + [0]) }
+    }
+}

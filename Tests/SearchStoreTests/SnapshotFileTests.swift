@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+@testable import SearchIndex
+@testable import SearchStore
+
+/// The engine saved beside the store is used only while it is the store's
+/// current state; anything else is rebuilt from the records, never trusted.
+@Suite struct SnapshotFileTests {
+    static let items = (0..<300).map { sampleItem("a/\($0)", "Lake \($0) cabin \($0 % 7)") }
+
+    /// Opens `path` and returns the index with its engine loaded.
+    func open(_ path: String) throws -> PersistentIndex {
+        let (index, _) = try PersistentIndex.open(path: path, delegate: ListDelegate(items: Self.items))
+        return index
+    }
+
+    func answers(_ index: PersistentIndex) -> [[String]] {
+        ["lake", "cab", "lake 12", "cabin 3", "lkae"].map {
+            index.engine.search(SearchQuery($0, limit: 20, now: now)).results.map(\.uniqueIdentifier)
+        }
+    }
+
+    @Test func aSecondProcessLoadsTheSnapshotTheFirstLeft() throws {
+        let path = temporaryPath()
+        let expected: [[String]]
+        do {
+            let first = try open(path)
+            #expect(first.engineOrigin == .records)
+            expected = answers(first)
+        }
+        #expect(FileManager.default.fileExists(atPath: path + ".snapshot"))
+        let second = try open(path)
+        #expect(second.engineOrigin == .snapshot)
+        #expect(answers(second) == expected)
+        #expect(!expected[0].isEmpty)
+        // Nothing changed: no second write.
+        #expect(try second.saveSnapshot() == false)
+    }
+
+    @Test func aWriteMakesTheSnapshotStaleAndTheNextOneIsSaved() throws {
+        let path = temporaryPath()
+        _ = try open(path)
+        do {
+            // Written by a process that never loads the engine (like `index import`).
+            let writer = try PersistentIndex(store: IndexStore(path: path))
+            try writer.index([sampleItem("b/1", "Lakeshore lodge")])
+        }
+        let reader = try open(path)
+        #expect(reader.engineOrigin == .records)
+        #expect(reader.engine.search(SearchQuery("lodge", now: now)).results.map(\.uniqueIdentifier) == ["b/1"])
+        #expect(try reader.saveSnapshot())
+        try reader.deleteItems(identifiers: ["a/1"])
+        // Its own writes keep the engine in step: it saves that state too.
+        #expect(try reader.saveSnapshot())
+        let next = try open(path)
+        #expect(next.engineOrigin == .snapshot)
+        #expect(next.engine.records["a/1"] == nil)
+        #expect(next.engine.records["b/1"] != nil)
+    }
+
+    @Test func anEngineThatMissedAnotherWriterSavesNothing() throws {
+        let path = temporaryPath()
+        let a = try open(path)
+        _ = a.engine
+        let b = try open(path)
+        try b.index([sampleItem("b/1", "Written by b")])
+        try a.index([sampleItem("c/1", "Written by a")])
+        // a's engine lacks b's item: saving it would hide that item.
+        #expect(try a.saveSnapshot() == false)
+        #expect(try b.saveSnapshot() == false)
+        let c = try open(path)
+        #expect(c.engineOrigin == .records)
+        #expect(c.engine.records["b/1"] != nil && c.engine.records["c/1"] != nil)
+    }
+
+    @Test(arguments: ["flip", "truncate", "empty", "garbage"])
+    func aDamagedSnapshotIsRebuiltFromTheRecords(damage: String) throws {
+        let path = temporaryPath()
+        let expected = answers(try open(path))
+        let snapshot = path + ".snapshot"
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: snapshot)))
+        switch damage {
+        case "flip":
+            for offset in stride(from: 64, to: bytes.count, by: bytes.count / 13) { bytes[offset] ^= 0x5A }
+        case "truncate": bytes = Array(bytes.prefix(bytes.count * 2 / 3))
+        case "empty": bytes = []
+        default: bytes = Array(repeating: 0xAB, count: 4_096)
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: snapshot))
+        let reopened = try open(path)
+        #expect(reopened.engineOrigin == .records)
+        #expect(answers(reopened) == expected)
+        // And the damaged file is replaced by a good one.
+        #expect(try reopened.saveSnapshot())
+        #expect(try open(path).engineOrigin == .snapshot)
+    }
+
+    @Test func aSnapshotOfAnotherStoreAtThePathIsNotUsed() throws {
+        let path = temporaryPath()
+        _ = try open(path)
+        let saved = try Data(contentsOf: URL(fileURLWithPath: path + ".snapshot"))
+        // The store is replaced by a new one (as `index reset` does); the old
+        // snapshot is put back beside it.
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        let (fresh, _) = try PersistentIndex.open(path: path, delegate: ListDelegate(items: [sampleItem("z/1", "Zebra")]))
+        try saved.write(to: URL(fileURLWithPath: path + ".snapshot"))
+        _ = fresh
+        let reopened = try PersistentIndex(store: IndexStore(path: path))
+        #expect(reopened.engine.records.keys.sorted() == ["z/1"])
+        #expect(reopened.engineOrigin == .records)
+    }
+}
