@@ -54,7 +54,7 @@ import Testing
 
     func expectSameAnswers(_ scanning: SearchEngine, _ enumerating: SearchEngine, seed: UInt64, _ stage: String) {
         for query in queries(seed, count: 150) {
-            for (limit, domains) in [(1, [String]()), (7, []), (50, []), (20, ["com.a"])] {
+            for (limit, domains) in [(0, [String]()), (1, []), (7, []), (50, []), (20, ["com.a"])] {
                 let request = SearchQuery(query, limit: limit, domains: domains, now: referenceNow)
                 let a = scanning.search(request)
                 let b = enumerating.search(request)
@@ -81,6 +81,11 @@ import Testing
         var mapping = scanning
         mapping.sortedGatherLimit = 0
         expectSameAnswers(mapping, enumerating, seed: seed, "byte map")
+        // The same with the scan shared among the cores, each keeping its own
+        // best and count.
+        var sharing = scanning
+        sharing.parallelScanMinimum = 1
+        expectSameAnswers(sharing, enumerating, seed: seed, "shared among cores")
 
         // Re-index most documents with new text (holes in the arena, then a
         // compaction) and delete some.
@@ -99,6 +104,17 @@ import Testing
             }
         }
         expectSameAnswers(scanning, enumerating, seed: seed + 1, "changed")
+    }
+
+    @Test func aQueryForNoResultsStillCountsThem() {
+        let e = engine((0..<300).map { item("n/\($0)", title: "lake cabin \($0)", description: $0 % 2 == 0 ? "rowing" : nil) })
+        for text in ["lake", "lak", "lake cab", "lake row", "cabni"] {
+            let none = e.search(SearchQuery(text, limit: 0, now: referenceNow))
+            let all = e.search(SearchQuery(text, limit: 1_000, now: referenceNow))
+            #expect(none.results.isEmpty)
+            #expect(none.total == all.results.count, "\(text)")
+            #expect(none.total > 0, "\(text)")
+        }
     }
 
     @Test func arenaSqueezesOutHolesAndKeepsEveryDocumentsTokens() {

@@ -280,6 +280,8 @@ struct TermEvaluator {
 extension Array {
     /// The `k` smallest elements in order, without sorting everything.
     func partialSort(_ k: Int) -> ArraySlice<Element> where Element == (key: RankingKey, doc: UInt32) {
+        // A query for no results (only the total) keeps nothing.
+        guard k > 0 else { return [] }
         var heap: [Element] = []  // max-heap on key, size ≤ k
         heap.reserveCapacity(k + 1)
         func up(_ i: Int) {

@@ -26,15 +26,6 @@ extension SearchEngine {
         var doc: UInt32
     }
 
-    /// Whether `a` ranks before `b` (both without engagement).
-    @inline(__always)
-    func packedPrecedes(_ a: PackedCandidate, _ b: PackedCandidate) -> Bool {
-        if a.key != b.key { return a.key < b.key }
-        let prefixA = ranks[Int(a.doc)].identifierPrefix, prefixB = ranks[Int(b.doc)].identifierPrefix
-        if prefixA != prefixB { return prefixA < prefixB }
-        return RankingKey.identifierPrecedes(documents[Int(a.doc)]!.uniqueIdentifier, documents[Int(b.doc)]!.uniqueIdentifier)
-    }
-
     /// Answers the query by scanning, or nil when a term is too fuzzy for
     /// probes (the caller then enumerates with node caches).
     func searchByScan(terms: [String], matches: [TokenTrie.TermMatches], query: SearchQuery) -> SearchResponse? {
@@ -63,87 +54,118 @@ extension SearchEngine {
 
         let now = query.now.timeIntervalSinceReferenceDate
         let limit = max(0, query.limit)
-        var total = 0
-        var heap: [PackedCandidate] = []  // max-heap: the worst kept candidate on top
-        heap.reserveCapacity(limit + 1)
-        /// Documents with views: their packed key lacks engagement, added at the end.
-        var engaged: [PackedCandidate] = []
-
-        func siftDown(_ start: Int) {
-            var i = start
-            while true {
-                let left = 2 * i + 1, right = left + 1
-                var worst = i
-                if left < heap.count, packedPrecedes(heap[worst], heap[left]) { worst = left }
-                if right < heap.count, packedPrecedes(heap[worst], heap[right]) { worst = right }
-                if worst == i { return }
-                heap.swapAt(i, worst)
-                i = worst
-            }
-        }
-        func siftUp(_ start: Int) {
-            var i = start
-            while i > 0 {
-                let parent = (i - 1) / 2
-                guard packedPrecedes(heap[parent], heap[i]) else { return }
-                heap.swapAt(parent, i)
-                i = parent
-            }
-        }
-
+        var kept = KeptCandidates(limit: limit)
         let candidates = scanCandidates(driver: driver, estimate: estimates[order[0]])
-        // Unsafe views: reading a probe or a token through them copies and
-        // retains nothing, which matters a million times over.
+        let (candidateSlots, candidateCodes): ([UInt32], [UInt8]) = switch candidates {
+        case .everySlot: ([], [])
+        case .coded(let slots, let codes): (slots, codes)
+        }
+        let candidateCount = candidates.isEverySlot ? documents.count : candidateSlots.count
+        let filterDomains = !query.domains.isEmpty
+        let trieView = self.trie
+        let documentsView = documents
+        // One loop over unsafe views bound once: reading an array through
+        // `self` in the loop retains it, and a nested function capturing a
+        // variable pays a dynamic exclusivity check on every access, which
+        // matters a million times over.
         probes.withUnsafeBufferPointer { probes in
-            tokens.heads.withUnsafeBufferPointer { heads in
-                tokens.nodes.withUnsafeBufferPointer { nodes in
-                    tokens.fields.withUnsafeBufferPointer { fields in
-                        /// `driverCode`, when known, stands for the first probe.
-                        func consider(_ slot: UInt32, driverCode: UInt8?) {
-                            let span = tokens.span(of: slot)
-                            guard !span.isEmpty, expirations[Int(slot)] > now else { return }
-                            var typos: UInt64 = 0, prefixOnly: UInt64 = 0, fieldSum: UInt64 = 0
-                            for term in probes.indices {
-                                let code = term == 0 && driverCode != nil
-                                    ? driverCode!
-                                    : probes[term].bestCode(in: span, heads: heads, nodes: nodes, fields: fields, trie: trie)
-                                if code == TermProbe.miss { return }
-                                typos += UInt64(code >> 3)
-                                prefixOnly += UInt64((code >> 2) & 1)
-                                fieldSum += UInt64(code & 3)
-                            }
-                            if !query.domains.isEmpty {
-                                guard let domain = documents[Int(slot)]?.domainIdentifier,
-                                    query.domains.contains(where: { SearchableItem.domain(domain, isWithin: $0) })
-                                else { return }
-                            }
-                            total += 1
-                            guard limit > 0 else { return }
-                            let rank = ranks[Int(slot)]
-                            let candidate = PackedCandidate(
-                                key: typos << 56 | prefixOnly << 48 | fieldSum << 40
-                                    | UInt64(255 - rank.sources) << 32 | UInt64(rank.titleLength),
-                                doc: slot)
-                            if engagedSlots[Int(slot)] {
-                                engaged.append(candidate)
-                            } else if heap.count < limit {
-                                heap.append(candidate)
-                                siftUp(heap.count - 1)
-                            } else if packedPrecedes(candidate, heap[0]) {
-                                heap[0] = candidate
-                                siftDown(0)
-                            }
+        tokens.heads.withUnsafeBufferPointer { heads in
+        tokens.nodes.withUnsafeBufferPointer { nodes in
+        tokens.fields.withUnsafeBufferPointer { fields in
+        tokens.starts.withUnsafeBufferPointer { starts in
+        tokens.counts.withUnsafeBufferPointer { counts in
+        expirations.withUnsafeBufferPointer { expirations in
+        ranks.withUnsafeBufferPointer { ranks in
+        engagedSlots.withUnsafeBufferPointer { engagedSlots in
+        candidateSlots.withUnsafeBufferPointer { candidateSlots in
+        candidateCodes.withUnsafeBufferPointer { candidateCodes in
+            let coded = !candidateSlots.isEmpty
+            /// Whether `a` ranks before `b` (both without engagement); ties on
+            /// the key go to the identifier, most decided by its first bytes.
+            /// (A closure over `self` would copy the engine on every call.)
+            let precedes = { (a: PackedCandidate, b: PackedCandidate) -> Bool in
+                if a.key != b.key { return a.key < b.key }
+                let prefixA = ranks[Int(a.doc)].identifierPrefix, prefixB = ranks[Int(b.doc)].identifierPrefix
+                if prefixA != prefixB { return prefixA < prefixB }
+                return RankingKey.identifierPrecedes(
+                    documentsView[Int(a.doc)]!.uniqueIdentifier, documentsView[Int(b.doc)]!.uniqueIdentifier)
+            }
+            /// Scans the candidates at `positions` into `kept`.
+            func scan(_ positions: Range<Int>, into kept: inout KeptCandidates) {
+            candidateLoop: for position in positions {
+                // `driverCode`, when known, stands for the first probe.
+                let slot = coded ? candidateSlots[position] : UInt32(position)
+                let driverCode: UInt8? = coded ? candidateCodes[position] : nil
+                let slotIndex = Int(slot)
+                guard slotIndex < counts.count, counts[slotIndex] > 0, expirations[slotIndex] > now else { continue }
+                let start = Int(starts[slotIndex])
+                let span = start..<(start + Int(counts[slotIndex]))
+                let rank = ranks[slotIndex]
+                let staticKey = UInt64(255 - rank.sources) << 32 | UInt64(rank.titleLength)
+                let engagedSlot = engagedSlots[slotIndex]
+                // Once the heap is full, a document whose key cannot beat its
+                // worst even if every other term hit a whole title word is
+                // only counted: its probes stop at the first matching token.
+                if kept.isFull, !engagedSlot, !filterDomains {
+                    let driverKey = driverCode.map {
+                        UInt64($0 >> 3) << 56 | UInt64(($0 >> 2) & 1) << 48 | UInt64($0 & 3) << 40
+                    } ?? 0
+                    if limit == 0 || driverKey | staticKey > kept.heap[0].key {
+                        for term in probes.indices where !(term == 0 && driverCode != nil) {
+                            if !probes[term].matchesAny(in: span, heads: heads, nodes: nodes, trie: trieView) { continue candidateLoop }
                         }
-                        switch candidates {
-                        case .everySlot:
-                            for slot in 0..<UInt32(documents.count) { consider(slot, driverCode: nil) }
-                        case .coded(let slots, let codes):
-                            for (slot, code) in zip(slots, codes) { consider(slot, driverCode: code) }
-                        }
+                        kept.total += 1
+                        continue
                     }
                 }
+                var typos: UInt64 = 0, prefixOnly: UInt64 = 0, fieldSum: UInt64 = 0
+                for term in probes.indices {
+                    let code = term == 0 && driverCode != nil
+                        ? driverCode!
+                        : probes[term].bestCode(in: span, heads: heads, nodes: nodes, fields: fields, trie: trieView)
+                    if code == TermProbe.miss { continue candidateLoop }
+                    typos += UInt64(code >> 3)
+                    prefixOnly += UInt64((code >> 2) & 1)
+                    fieldSum += UInt64(code & 3)
+                }
+                if filterDomains {
+                    guard let domain = documents[slotIndex]?.domainIdentifier,
+                        query.domains.contains(where: { SearchableItem.domain(domain, isWithin: $0) })
+                    else { continue }
+                }
+                kept.total += 1
+                guard limit > 0 else { continue }
+                let candidate = PackedCandidate(
+                    key: typos << 56 | prefixOnly << 48 | fieldSum << 40 | staticKey, doc: slot)
+                if engagedSlot {
+                    kept.engaged.append(candidate)
+                } else {
+                    kept.offer(candidate, precedes: precedes)
+                }
             }
-        }
+            }
+            // A broad query is split between the cores; each half keeps its
+            // own best and count, merged after (the order is total, so the
+            // merge keeps exactly what one pass would).
+            let workers = candidateCount >= parallelScanMinimum
+                ? min(ProcessInfo.processInfo.activeProcessorCount, 8) : 1
+            guard workers > 1 else { return scan(0..<candidateCount, into: &kept) }
+            var parts = [KeptCandidates](repeating: KeptCandidates(limit: limit), count: workers)
+            parts.withUnsafeMutableBufferPointer { parts in
+                nonisolated(unsafe) let out = parts
+                nonisolated(unsafe) let scanPart = scan
+                DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                    let range = (candidateCount * worker / workers)..<(candidateCount * (worker + 1) / workers)
+                    scanPart(range, &out[worker])
+                }
+            }
+            for part in parts {
+                kept.total += part.total
+                kept.engaged += part.engaged
+                for candidate in part.heap { kept.offer(candidate, precedes: precedes) }
+            }
+        }}}}}}}}}}}
+        let total = kept.total
 
         func rankingKey(_ candidate: PackedCandidate, engagement: Double) -> (key: RankingKey, doc: UInt32) {
             let document = documents[Int(candidate.doc)]!
@@ -154,8 +176,8 @@ extension SearchEngine {
                 sources: document.sources.count, titleLength: document.titleLength,
                 uniqueIdentifier: document.uniqueIdentifier), candidate.doc)
         }
-        var ranked = heap.map { rankingKey($0, engagement: 0) }
-        for candidate in engaged {
+        var ranked = kept.heap.map { rankingKey($0, engagement: 0) }
+        for candidate in kept.engaged {
             let identifier = documents[Int(candidate.doc)]!.uniqueIdentifier
             ranked.append(rankingKey(candidate, engagement: engagementScore(of: identifier, at: query.now).score))
         }
@@ -167,12 +189,60 @@ extension SearchEngine {
         return SearchResponse(query: query.text, total: total, results: results)
     }
 
+    /// What the scan keeps: the best documents without views in a bounded
+    /// max-heap (the worst kept on top), every matching document with views
+    /// (ranked with their engagement at the end), and the count of matches.
+    struct KeptCandidates {
+        let limit: Int
+        var heap: [PackedCandidate] = []
+        var engaged: [PackedCandidate] = []
+        var total = 0
+
+        init(limit: Int) {
+            self.limit = limit
+            heap.reserveCapacity(limit + 1)
+        }
+
+        var isFull: Bool { heap.count == limit }
+
+        /// Keeps `candidate` if it ranks among the best `limit`.
+        mutating func offer(_ candidate: PackedCandidate, precedes: (PackedCandidate, PackedCandidate) -> Bool) {
+            if heap.count < limit {
+                heap.append(candidate)
+                var i = heap.count - 1
+                while i > 0 {
+                    let parent = (i - 1) / 2
+                    guard precedes(heap[parent], heap[i]) else { return }
+                    heap.swapAt(parent, i)
+                    i = parent
+                }
+            } else if precedes(candidate, heap[0]) {
+                heap[0] = candidate
+                var i = 0
+                while true {
+                    let left = 2 * i + 1, right = left + 1
+                    var worst = i
+                    if left < heap.count, precedes(heap[worst], heap[left]) { worst = left }
+                    if right < heap.count, precedes(heap[worst], heap[right]) { worst = right }
+                    if worst == i { return }
+                    heap.swapAt(i, worst)
+                    i = worst
+                }
+            }
+        }
+    }
+
     /// Where the scan looks.
     enum ScanCandidates {
         case everySlot
         /// Distinct slots, ascending, each with the driving term's best hit
         /// code there (known from the postings, so it is not probed again).
         case coded(slots: [UInt32], codes: [UInt8])
+
+        var isEverySlot: Bool {
+            if case .everySlot = self { return true }
+            return false
+        }
     }
 
     /// The slots holding a token the driving term reaches, with the term's
@@ -183,15 +253,16 @@ extension SearchEngine {
         // every token of every slot (a few dozen each, more for a term with
         // typos): gather unless the postings outnumber the slots severalfold.
         if estimate >= 8 * slotCount { return .everySlot }
-        /// Calls `body` with every posting the term reaches and its hit code.
-        func forEachHit(_ body: (UInt32, UInt8) -> Void) {
+        /// Calls `body` with every posting list the term reaches and the hit
+        /// code of a posting there before its field is added.
+        func forEachList(_ body: (UnsafeBufferPointer<TokenTrie.Posting>, UInt8) -> Void) {
             for (root, typos) in driver.prefix {
                 let base = UInt8(typos) * 8 + 4
-                trie.forEachPosting(under: root) { body($0.doc, base + $0.field) }
+                trie.forEachPostingList(under: root) { body($0, base) }
             }
             for (node, typos) in driver.whole {
                 let base = UInt8(typos) * 8
-                for posting in trie[node].postings { body(posting.doc, base + posting.field) }
+                trie.withPostings(of: node) { body($0, base) }
             }
         }
         var slots: [UInt32] = []
@@ -200,7 +271,9 @@ extension SearchEngine {
             // Few: sort (slot, code) pairs; the first of each slot is its best.
             var pairs: [UInt64] = []
             pairs.reserveCapacity(estimate)
-            forEachHit { pairs.append(UInt64($0) << 8 | UInt64($1)) }
+            forEachList { postings, base in
+                for posting in postings { pairs.append(UInt64(posting.doc) << 8 | UInt64(base + posting.field)) }
+            }
             pairs.sort()
             for pair in pairs where slots.last != UInt32(pair >> 8) {
                 slots.append(UInt32(pair >> 8))
@@ -210,8 +283,13 @@ extension SearchEngine {
         }
         // Many: keep the best code per slot in a byte map, then read it in order.
         var best = [UInt8](repeating: TermProbe.miss, count: slotCount)
-        forEachHit { slot, code in
-            if code < best[Int(slot)] { best[Int(slot)] = code }
+        best.withUnsafeMutableBufferPointer { best in
+            forEachList { postings, base in
+                for posting in postings {
+                    let code = base + posting.field
+                    if code < best[Int(posting.doc)] { best[Int(posting.doc)] = code }
+                }
+            }
         }
         slots.reserveCapacity(min(estimate, slotCount))
         codes.reserveCapacity(min(estimate, slotCount))

@@ -180,12 +180,20 @@ extension SearchEngine {
             covers = { doc in self.tokens.span(of: doc).contains { self.trie.isAncestor(root, of: self.tokens.nodes[$0]) } }
         } else {
             var marked = [Bool](repeating: false, count: documents.count)
-            total = 0
-            func mark(_ doc: UInt32) {
-                if !marked[Int(doc)] { marked[Int(doc)] = true; total += 1 }
+            var count = 0
+            // Marked through an unsafe view, a list at a time: a typo term
+            // can reach hundreds of thousands of postings.
+            marked.withUnsafeMutableBufferPointer { marked in
+                func mark(_ postings: UnsafeBufferPointer<TokenTrie.Posting>) {
+                    for posting in postings where !marked[Int(posting.doc)] {
+                        marked[Int(posting.doc)] = true
+                        count += 1
+                    }
+                }
+                for root in roots { trie.forEachPostingList(under: root, mark) }
+                for node in matches.whole.keys { trie.withPostings(of: node, mark) }
             }
-            for root in roots { trie.forEachPosting(under: root) { mark($0.doc) } }
-            for node in matches.whole.keys { for posting in trie[node].postings { mark(posting.doc) } }
+            total = count
             covers = { marked[Int($0)] }
         }
         for doc in expiringDocuments {

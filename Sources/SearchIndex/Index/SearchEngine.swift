@@ -52,6 +52,9 @@ public struct SearchEngine: Sendable {
     /// A driving term with at most this many postings is gathered by sorting
     /// them; with more, through a byte map over every slot.
     var sortedGatherLimit = 16_384
+    /// From this many candidates the scan is shared among the cores (below
+    /// it, starting threads costs more than it saves).
+    var parallelScanMinimum = 32_768
 
     public init(preference: IndexingPreference = .viewedRecords) {
         self.preference = preference

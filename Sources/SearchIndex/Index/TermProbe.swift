@@ -135,6 +135,36 @@ struct TermProbe: Sendable {
     /// a probe with typos also filters, searches and walks.
     var relativeCost: Double { single != nil ? 1 : 8 }
 
+    /// Whether any token in `span` matches the term: what counting needs
+    /// once a document cannot reach the kept results (stops at the first).
+    @inline(__always)
+    func matchesAny(
+        in span: Range<Int>, heads: UnsafeBufferPointer<UInt64>, nodes: UnsafeBufferPointer<Int32>, trie: TokenTrie
+    ) -> Bool {
+        if let single {
+            for index in span where heads[index] & single.mask == single.bits { return true }
+            return false
+        }
+        let filtered = !leadFilter.isEmpty
+        return leadFilter.withUnsafeBufferPointer { leadFilter in
+            prefixes.withUnsafeBufferPointer { prefixes in
+                for index in span {
+                    let head = heads[index]
+                    var candidates = 0..<prefixes.count
+                    if filtered {
+                        let lead = Int(head >> 48)
+                        if leadFilter[lead >> 6] & (1 << UInt64(lead & 63)) == 0 { continue }
+                        candidates = prefixesSharingLead(of: head)
+                    }
+                    for prefix in prefixes[candidates] where head & prefix.mask == prefix.bits {
+                        if !prefix.needsWalk || trie.isAncestor(prefix.node, of: nodes[index]) { return true }
+                    }
+                }
+                return false
+            }
+        }
+    }
+
     /// The best hit code of the term over the tokens in `span`, or `miss`.
     @inline(__always)
     func bestCode(

@@ -26,7 +26,7 @@ import Foundation
 /// the expiring slots, and the merge maps (by URL, by related item).
 extension SearchEngine {
     static let snapshotMagic: UInt64 = 0x5345_4152_4348_4C54 // "SEARCHLT"
-    static let snapshotFormat: UInt32 = 1
+    static let snapshotFormat: UInt32 = 2
 
     private static var layoutSizes: [UInt32] {
         [MemoryLayout<TokenTrie.Posting>.stride, MemoryLayout<TokenTrie.Child>.stride, MemoryLayout<TopEntry>.stride,
@@ -43,6 +43,7 @@ extension SearchEngine {
         try out.write(topListThreshold)
         try out.write(scanEnabled)
         try out.write(sortedGatherLimit)
+        try out.write(parallelScanMinimum)
 
         try out.write(records.count)
         for record in records.values {
@@ -141,6 +142,7 @@ extension SearchEngine {
         topListThreshold = try input.read(Int.self)
         scanEnabled = try input.readBool()
         sortedGatherLimit = try input.read(Int.self)
+        parallelScanMinimum = try input.read(Int.self)
 
         let recordCount = try input.readCount()
         records.reserveCapacity(recordCount)

@@ -212,11 +212,32 @@ struct TokenTrie: Sendable {
 
     /// Calls `body` with every posting in `node`'s subtree.
     func forEachPosting(under node: Int32, _ body: (Posting) -> Void) {
-        var stack: [Int32] = [node]
-        while let current = stack.popLast() {
-            for posting in nodes[Int(current)].postings { body(posting) }
-            for child in nodes[Int(current)].children { stack.append(child.node) }
+        forEachPostingList(under: node) { postings in
+            for posting in postings { body(posting) }
         }
+    }
+
+    /// Calls `body` with the posting list of every node in the subtree of
+    /// `node`, in place: a broad prefix visits hundreds of thousands of
+    /// postings, and a call (or a retained array) per posting would cost
+    /// more than the work done with it.
+    func forEachPostingList(under node: Int32, _ body: (UnsafeBufferPointer<Posting>) -> Void) {
+        var stack: [Int32] = [node]
+        nodes.withUnsafeBufferPointer { nodes in
+            while let current = stack.popLast() {
+                nodes[Int(current)].postings.withUnsafeBufferPointer { postings in
+                    if !postings.isEmpty { body(postings) }
+                }
+                nodes[Int(current)].children.withUnsafeBufferPointer { children in
+                    for child in children { stack.append(child.node) }
+                }
+            }
+        }
+    }
+
+    /// Calls `body` with the posting list of `node` alone, in place.
+    func withPostings<R>(of node: Int32, _ body: (UnsafeBufferPointer<Posting>) -> R) -> R {
+        nodes.withUnsafeBufferPointer { nodes in nodes[Int(node)].postings.withUnsafeBufferPointer(body) }
     }
 
     /// Whether `ancestor` is `node` or lies on its path to the root.
