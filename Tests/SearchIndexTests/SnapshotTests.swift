@@ -45,7 +45,7 @@ import Testing
     func busyEngine(_ seed: UInt64) -> SearchEngine {
         var e = SearchEngine()
         e.topListThreshold = 50
-        let items = richItems(seed, count: 900)
+        let items = richItems(seed, count: 1_200)
         e.index(items)
         e.index([item("doc/4", title: "page owner", url: "https://x.example/4")])
         // Pages at addresses several items share merge into the smallest identifier.
@@ -87,6 +87,9 @@ import Testing
     @Test(arguments: [5, 6])
     func loadedEngineAnswersAndChangesAsTheOriginal(seed: UInt64) throws {
         var original = busyEngine(seed)
+        // Large enough that the load takes its parallel paths.
+        #expect(original.trie.nodes.count > SearchEngine.parallelNodeMinimum)
+        #expect(original.records.count > 1_024)
         var loaded = try Self.load(try Self.bytes(of: original))
         expectSameAnswers(original, loaded, "loaded", seed: seed)
 
@@ -131,6 +134,13 @@ import Testing
         // Every cut, from the header to the last byte, throws.
         for cut in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 97)) + [bytes.count - 1] {
             #expect(throws: SnapshotError.self) { try Self.load(Array(bytes.prefix(cut))) }
+        }
+        // Damaged values (the file's checksum catches these before the
+        // engine sees them) are refused or read, never a crash.
+        for offset in stride(from: 40, to: bytes.count, by: max(1, bytes.count / 400)) {
+            var damaged = bytes
+            damaged[offset] ^= 0xA5
+            _ = try? Self.load(damaged)
         }
         var foreign = bytes
         foreign[8] ^= 0xFF // the format number

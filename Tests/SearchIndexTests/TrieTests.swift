@@ -69,5 +69,17 @@ import Testing
         trie.remove(doc: 1, from: a)
         #expect(trie[TokenTrie.root].children.isEmpty)
     }
-}
 
+    @Test func headsReadOffPathsAreTheHeadsOfTheTokens() {
+        var trie = TokenTrie()
+        let tokens = ["a", "zoë", "北极光", "北极", "wickfordkarenmi", "ëëëë", "abcdefgh", "abcdefghi", "光k光k光", "x"]
+        for (doc, token) in tokens.enumerated() { trie.insert(token, posting: .init(doc: UInt32(doc), field: 0)) }
+        // Every node, not only the tokens: prefixes are probed by node too.
+        for node in trie.nodes.indices.dropFirst() {
+            let text = trie.token(at: Int32(node))
+            let read = trie.utf8Head(at: Int32(node))
+            #expect(read.head == TokenArena.head(of: text), "\(text)")
+            #expect(read.byteCount == text.utf8.count, "\(text)")
+        }
+    }
+}

@@ -157,7 +157,7 @@ extension SearchEngine {
                 let typos: UInt8
                 let whole: Bool
                 if let probes {
-                    let code = probes[index].code(ofToken: token.text)
+                    let code = probes[index].code(ofToken: token.text, trie: trie)
                     guard code != TermProbe.miss else { continue }
                     typos = code >> 3
                     whole = (code >> 2) & 1 == 0

@@ -22,8 +22,9 @@ struct TermProbe: Sendable {
         /// The hit code of a prefix match here, before the field is added.
         var code: UInt8
         var needsWalk: Bool
-        /// The node's path, for matching a token given as text.
-        var text: String
+        /// The node's path when it is longer than eight bytes, for matching
+        /// a token given as text (shorter ones are decided by the mask).
+        var text: String?
     }
 
     /// A term that reaches more nodes than this (a long term with typos in
@@ -35,7 +36,6 @@ struct TermProbe: Sendable {
     private(set) var prefixes: [Prefix]
     private(set) var wholeNodes: [Int32]
     private(set) var wholeCodes: [UInt8]
-    private(set) var wholeTexts: [String]
     /// With several prefixes (a term with typos), a bitmap of the first two
     /// bytes they start with: most tokens are turned away by one bit test
     /// instead of a test per prefix. Empty when a prefix is shorter than
@@ -54,19 +54,20 @@ struct TermProbe: Sendable {
         guard matches.prefix.count + matches.whole.count <= Self.maximumNodes,
             matches.prefix.values.allSatisfy({ $0 <= 3 }), matches.whole.values.allSatisfy({ $0 <= 3 })
         else { return nil }
+        // Heads are read off the trie paths: a term with typos reaches up to
+        // thousands of nodes, and building each one's string would cost more
+        // than the rest of the query.
         prefixes = matches.prefix.sorted { $0.key < $1.key }.map { node, typos in
-            let text = trie.token(at: node)
-            let bytes = Array(text.utf8)
-            let length = min(bytes.count, 8)
+            let (head, byteCount) = trie.utf8Head(at: node)
+            let length = min(byteCount, 8)
             let mask: UInt64 = length == 0 ? 0 : ~UInt64(0) << (8 * UInt64(8 - length))
             return Prefix(
-                bits: TokenArena.head(of: bytes), mask: mask, node: node,
-                code: UInt8(typos) * 8 + 4, needsWalk: bytes.count > 8, text: text)
+                bits: head, mask: mask, node: node, code: UInt8(typos) * 8 + 4, needsWalk: byteCount > 8,
+                text: byteCount > 8 ? trie.token(at: node) : nil)
         }
         let wholes = matches.whole.sorted { $0.key < $1.key }
         wholeNodes = wholes.map(\.key)
         wholeCodes = wholes.map { UInt8($0.value) * 8 }
-        wholeTexts = wholes.map { trie.token(at: $0.key) }
         if prefixes.count == 1, let only = prefixes.first, only.code == 4, !only.needsWalk,
             wholeNodes.count <= 1, wholeNodes.allSatisfy({ $0 == only.node }), wholeCodes.allSatisfy({ $0 == 0 })
         {
@@ -100,14 +101,14 @@ struct TermProbe: Sendable {
 
     /// The hit code (field left 0) of the term against one token given as
     /// text, or `miss`.
-    func code(ofToken text: String) -> UInt8 {
+    func code(ofToken text: String, trie: TokenTrie) -> UInt8 {
         let head = TokenArena.head(of: text)
         var best = Self.miss
         for prefix in prefixes where head & prefix.mask == prefix.bits && prefix.code < best {
-            if !prefix.needsWalk || text.utf8.starts(with: prefix.text.utf8) { best = prefix.code }
+            if !prefix.needsWalk || text.utf8.starts(with: prefix.text!.utf8) { best = prefix.code }
         }
-        guard best != Self.miss else { return best }
-        for (position, whole) in wholeTexts.enumerated() where whole == text {
+        guard best != Self.miss, !wholeNodes.isEmpty, let node = trie.find(text) else { return best }
+        for (position, whole) in wholeNodes.enumerated() where whole == node {
             best = min(best, wholeCodes[position])
         }
         return best

@@ -11,10 +11,10 @@ import Foundation
 ///
 /// ```
 /// header     magic · format · layout sizes · settings
-/// records    count · (source, item)…            items by hand (SearchableItem+Snapshot)
+/// records    chunks · (source, item)…           items by hand (SearchableItem+Snapshot)
 /// activities count · JSON…                      rare: Codable is fast enough
 /// views      count · (identifier, [seconds])…
-/// documents  count · (kind, fields)…            kind 1: "as its record says"
+/// documents  chunks · (kind, fields)…           kind 1: "as its record says"
 /// slots      free slots · ranks · expirations · engaged flags
 /// trie       node columns · child counts · children · posting counts · postings
 /// arena      heads · nodes · fields · places · starts · counts
@@ -22,11 +22,15 @@ import Foundation
 /// trailer    magic
 /// ```
 ///
+/// A chunked section is a count of chunks, each a byte length and then its
+/// own count and elements, so the chunks are found first and decoded on
+/// every core at once.
+///
 /// What can be derived cheaply is not saved: the identifier → slot map,
 /// the expiring slots, and the merge maps (by URL, by related item).
 extension SearchEngine {
     static let snapshotMagic: UInt64 = 0x5345_4152_4348_4C54 // "SEARCHLT"
-    static let snapshotFormat: UInt32 = 2
+    static let snapshotFormat: UInt32 = 3
 
     private static var layoutSizes: [UInt32] {
         [MemoryLayout<TokenTrie.Posting>.stride, MemoryLayout<TokenTrie.Child>.stride, MemoryLayout<TopEntry>.stride,
@@ -45,10 +49,9 @@ extension SearchEngine {
         try out.write(sortedGatherLimit)
         try out.write(parallelScanMinimum)
 
-        try out.write(records.count)
-        for record in records.values {
-            try out.write(UInt8(Source.allCases.firstIndex(of: record.source)!))
-            try out.write(record.item)
+        try Self.writeChunked(Array(records.values), to: &out) { record, chunk in
+            try chunk.write(UInt8(Source.allCases.firstIndex(of: record.source)!))
+            try chunk.write(record.item)
         }
         let encoder = JSONEncoder()
         try out.write(activities.count)
@@ -61,9 +64,8 @@ extension SearchEngine {
             try out.write(array: dates.map(\.timeIntervalSinceReferenceDate))
         }
 
-        try out.write(documents.count)
-        for document in documents {
-            try writeDocument(document, to: &out)
+        try Self.writeChunked(documents, to: &out) { document, chunk in
+            try writeDocument(document, to: &chunk)
         }
         try out.write(array: freeDocuments)
         try out.write(array: ranks)
@@ -88,6 +90,88 @@ extension SearchEngine {
         }
         try out.write(Self.snapshotMagic)
         try out.flush()
+    }
+
+    /// Trie nodes from which they are built on every core.
+    static let parallelNodeMinimum = 4_096
+
+    /// Elements per chunk of a chunked section.
+    private static let chunkSize = 1_024
+
+    /// Writes `elements` in chunks, each one length-prefixed, so a reader can
+    /// find every chunk first and decode them on all cores at once.
+    private static func writeChunked<Element>(
+        _ elements: [Element], to out: inout SnapshotWriter,
+        _ writeOne: (Element, inout SnapshotWriter) throws -> Void
+    ) throws {
+        let chunkCount = (elements.count + chunkSize - 1) / chunkSize
+        try out.write(chunkCount)
+        var bytes: [UInt8] = []
+        for chunkStart in stride(from: 0, to: elements.count, by: chunkSize) {
+            bytes.removeAll(keepingCapacity: true)
+            var chunk = SnapshotWriter { bytes.append(contentsOf: $0) }
+            let slice = elements[chunkStart..<min(elements.count, chunkStart + chunkSize)]
+            try chunk.write(slice.count)
+            for element in slice { try writeOne(element, &chunk) }
+            try chunk.flush()
+            try out.write(array: bytes)
+        }
+    }
+
+    /// Reads a section `writeChunked` wrote, decoding its chunks in parallel
+    /// straight into their places in one array (a million elements copied
+    /// out of per-chunk arrays would cost a retain and release per field).
+    private static func readChunked<Element>(
+        from input: inout SnapshotReader, _ readOne: @escaping (inout SnapshotReader) throws(SnapshotError) -> Element
+    ) throws(SnapshotError) -> [Element] {
+        let chunkCount = try input.readCount()
+        var chunks: [UnsafeRawBufferPointer] = []
+        var starts: [Int] = [0]
+        for _ in 0..<chunkCount {
+            let length = Int(try input.read(UInt64.self) & 0x7FFF_FFFF_FFFF_FFFF)
+            let chunk = UnsafeRawBufferPointer(start: try input.readRaw(count: length, of: UInt8.self), count: length)
+            var header = SnapshotReader(chunk)
+            let count = try header.readCount()
+            chunks.append(chunk)
+            starts.append(starts.last! + count)
+        }
+        let total = starts.last!
+        var failures = [SnapshotError?](repeating: nil, count: chunkCount)
+        var written = [Int](repeating: 0, count: chunkCount)
+        let elements = [Element](unsafeUninitializedCapacity: total) { buffer, initialized in
+            failures.withUnsafeMutableBufferPointer { failures in
+                written.withUnsafeMutableBufferPointer { written in
+                    nonisolated(unsafe) let (out, failed, done) = (buffer, failures, written)
+                    nonisolated(unsafe) let (parts, decode) = (chunks, readOne)
+                    let firsts = starts
+                    DispatchQueue.concurrentPerform(iterations: chunkCount) { index in
+                        var chunk = SnapshotReader(parts[index])
+                        let first = firsts[index], count = firsts[index + 1] - first
+                        do throws(SnapshotError) {
+                            _ = try chunk.readCount()
+                            for offset in 0..<count {
+                                (out.baseAddress! + first + offset).initialize(to: try decode(&chunk))
+                                done[index] += 1
+                            }
+                            guard chunk.isAtEnd else {
+                                throw SnapshotError(.malformed, "a chunk does not end where its elements do")
+                            }
+                        } catch {
+                            failed[index] = error
+                        }
+                    }
+                }
+            }
+            if failures.contains(where: { $0 != nil }) {
+                // Leave nothing half made: undo every element built.
+                for index in 0..<chunkCount { (buffer.baseAddress! + starts[index]).deinitialize(count: written[index]) }
+                initialized = 0
+            } else {
+                initialized = total
+            }
+        }
+        if let failure = failures.lazy.compactMap({ $0 }).first { throw failure }
+        return elements
     }
 
     private func writeDocument(_ document: Document?, to out: inout SnapshotWriter) throws {
@@ -144,13 +228,12 @@ extension SearchEngine {
         sortedGatherLimit = try input.read(Int.self)
         parallelScanMinimum = try input.read(Int.self)
 
-        let recordCount = try input.readCount()
-        records.reserveCapacity(recordCount)
-        for _ in 0..<recordCount {
-            let source = try input.readSource()
-            let item = try input.readItem()
-            records[item.uniqueIdentifier] = IndexRecord(source: source, item: item)
+        var loadedRecords = try Self.readChunked(from: &input) { chunk throws(SnapshotError) in
+            IndexRecord(source: try chunk.readSource(), item: try chunk.readItem())
         }
+        records.reserveCapacity(loadedRecords.count)
+        // Moved out one by one (the array is the only owner): no copies.
+        while let record = loadedRecords.popLast() { records[record.item.uniqueIdentifier] = record }
         let decoder = JSONDecoder()
         for _ in 0..<(try input.readCount()) {
             let json = try input.readArray(of: UInt8.self)
@@ -164,12 +247,12 @@ extension SearchEngine {
             engagements[identifier] = try input.readArray(of: Double.self).map(Date.init(timeIntervalSinceReferenceDate:))
         }
 
-        let documentCount = try input.readCount()
-        documents.reserveCapacity(documentCount)
-        documentIndex.reserveCapacity(documentCount)
-        for slot in 0..<documentCount {
-            let document = try readDocument(from: &input)
-            documents.append(document)
+        let engine = self
+        documents = try Self.readChunked(from: &input) { chunk throws(SnapshotError) in
+            try engine.readDocument(from: &chunk)
+        }
+        documentIndex.reserveCapacity(documents.count)
+        for (slot, document) in documents.enumerated() {
             guard let document else { continue }
             guard documentIndex.updateValue(UInt32(slot), forKey: document.uniqueIdentifier) == nil else {
                 throw SnapshotError(.malformed, "two slots hold \(document.uniqueIdentifier)")
@@ -271,28 +354,37 @@ extension SearchEngine {
                childCounts.count, postingCounts.count].allSatisfy({ $0 == count }), count > 0 else {
             throw SnapshotError(.malformed, "the trie's columns differ in length")
         }
-        var nodes: [TokenTrie.Node] = []
-        nodes.reserveCapacity(count)
-        var childOffset = 0
-        var postingOffset = 0
+        // Where each node's children and postings start, checked before any
+        // node is built; then the nodes are built on every core at once.
+        var childStarts = [Int](repeating: 0, count: count + 1)
+        var postingStarts = [Int](repeating: 0, count: count + 1)
         for index in 0..<count {
-            let childCount = Int(childCounts[index]), postingCount = Int(postingCounts[index])
-            guard childOffset + childCount <= childTotal, postingOffset + postingCount <= postingTotal else {
-                throw SnapshotError(.malformed, "the trie's children or postings overrun")
-            }
-            let node = TokenTrie.Node(
-                parent: parents[index], scalar: scalars[index], depth: depths[index],
-                children: SnapshotReader.array(
-                    from: children + childOffset * MemoryLayout<TokenTrie.Child>.stride, count: childCount),
-                postings: SnapshotReader.array(
-                    from: postings + postingOffset * MemoryLayout<TokenTrie.Posting>.stride, count: postingCount),
-                subtreeCount: subtreeCounts[index], documentCount: documentCounts[index], stamp: stamps[index])
-            nodes.append(node)
-            childOffset += childCount
-            postingOffset += postingCount
+            childStarts[index + 1] = childStarts[index] + Int(childCounts[index])
+            postingStarts[index + 1] = postingStarts[index] + Int(postingCounts[index])
         }
-        guard childOffset == childTotal, postingOffset == postingTotal else {
-            throw SnapshotError(.malformed, "the trie's children or postings are left over")
+        guard childStarts[count] == childTotal, postingStarts[count] == postingTotal else {
+            throw SnapshotError(.malformed, "the trie's children or postings do not add up")
+        }
+        let (childStartsView, postingStartsView) = (childStarts, postingStarts)
+        let nodes = [TokenTrie.Node](unsafeUninitializedCapacity: count) { buffer, initialized in
+            nonisolated(unsafe) let out = buffer
+            nonisolated(unsafe) let children = children, postings = postings
+            let workers = count >= Self.parallelNodeMinimum ? min(ProcessInfo.processInfo.activeProcessorCount, 8) : 1
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                for index in (count * worker / workers)..<(count * (worker + 1) / workers) {
+                    let childStart = childStartsView[index], postingStart = postingStartsView[index]
+                    (out.baseAddress! + index).initialize(to: TokenTrie.Node(
+                        parent: parents[index], scalar: scalars[index], depth: depths[index],
+                        children: SnapshotReader.array(
+                            from: children + childStart * MemoryLayout<TokenTrie.Child>.stride,
+                            count: childStartsView[index + 1] - childStart),
+                        postings: SnapshotReader.array(
+                            from: postings + postingStart * MemoryLayout<TokenTrie.Posting>.stride,
+                            count: postingStartsView[index + 1] - postingStart),
+                        subtreeCount: subtreeCounts[index], documentCount: documentCounts[index], stamp: stamps[index]))
+                }
+            }
+            initialized = count
         }
         return TokenTrie(restoring: nodes, freeNodes: try input.readArray(), stampCounter: try input.read(UInt32.self))
     }

@@ -96,6 +96,37 @@ struct TokenTrie: Sendable {
     }
 
     /// The token spelled by the path to `node`.
+    /// The first eight UTF-8 bytes of the token at `node` as a token head
+    /// (`TokenArena.head`), and its whole length in bytes, read off the path
+    /// without building the string.
+    func utf8Head(at node: Int32) -> (head: UInt64, byteCount: Int) {
+        var byteCount = 0
+        var current = node
+        while current != Self.root {
+            byteCount += UTF8.width(Unicode.Scalar(nodes[Int(current)].scalar)!)
+            current = nodes[Int(current)].parent
+        }
+        // Second walk, last scalar first: each one's bytes end where the
+        // next one's begin.
+        var head: UInt64 = 0
+        var end = byteCount
+        current = node
+        while current != Self.root {
+            let scalar = Unicode.Scalar(nodes[Int(current)].scalar)!
+            let start = end - UTF8.width(scalar)
+            if start < 8 {
+                var position = start
+                for byte in UTF8.encode(scalar)! where position < 8 {
+                    head |= UInt64(byte) << (8 * UInt64(7 - position))
+                    position += 1
+                }
+            }
+            end = start
+            current = nodes[Int(current)].parent
+        }
+        return (head, byteCount)
+    }
+
     func token(at node: Int32) -> String {
         var scalars: [Unicode.Scalar] = []
         var current = node
