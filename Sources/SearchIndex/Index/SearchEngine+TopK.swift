@@ -168,8 +168,16 @@ extension SearchEngine {
     /// Distinct visible documents the term matches: from the trie's counts
     /// when one node covers every match, else by marking documents once.
     private func matchCount(_ matches: TokenTrie.TermMatches, now: Date) -> Int {
+        // Nodes with no matched ancestor: each one's path up is checked
+        // against the set (a pairwise check would be quadratic, and a term
+        // with typos reaches hundreds of nodes).
         let roots = matches.prefix.keys.filter { node in
-            !matches.prefix.keys.contains { $0 != node && trie.isAncestor($0, of: node) }
+            var ancestor = trie.parent(of: node)
+            while ancestor >= 0 {
+                if matches.prefix[ancestor] != nil { return false }
+                ancestor = trie.parent(of: ancestor)
+            }
+            return true
         }
         var total: Int
         var covers: (UInt32) -> Bool
