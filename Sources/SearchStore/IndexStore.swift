@@ -95,12 +95,10 @@ public final class IndexStore: Sendable {
                 var state = StoredState()
                 let decoder = JSONDecoder()
                 decoder.dateDecodingStrategy = .iso8601
-                for row in try Row.fetchAll(db, sql: "SELECT source, body FROM records ORDER BY uniqueIdentifier") {
-                    let source = Source(rawValue: row["source"]) ?? .item
-                    let body: String = row["body"]
-                    let item = try decoder.decode(SearchableItem.self, from: Data(body.utf8))
-                    state.records.append(IndexRecord(source: source, item: item))
+                let rows = try Row.fetchAll(db, sql: "SELECT source, body FROM records ORDER BY uniqueIdentifier").map {
+                    (source: Source(rawValue: $0["source"]) ?? .item, body: $0["body"] as String)
                 }
+                state.records = try Self.decodeRecords(rows)
                 for body in try String.fetchAll(db, sql: "SELECT body FROM activities ORDER BY identifier") {
                     state.activities.append(try decoder.decode(UserActivity.self, from: Data(body.utf8)))
                 }
@@ -116,6 +114,27 @@ public final class IndexStore: Sendable {
                 return state
             }
         }
+    }
+
+    /// Decodes stored records on every core (JSON decoding is most of the
+    /// time a store takes to read); the first failure is thrown.
+    static func decodeRecords(_ rows: [(source: Source, body: String)]) throws -> [IndexRecord] {
+        let workers = rows.count >= 4_096 ? min(ProcessInfo.processInfo.activeProcessorCount, 8) : 1
+        var parts = [Result<[IndexRecord], any Error>](repeating: .success([]), count: workers)
+        parts.withUnsafeMutableBufferPointer { parts in
+            nonisolated(unsafe) let out = parts
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                let share = rows[(rows.count * worker / workers)..<(rows.count * (worker + 1) / workers)]
+                out[worker] = Result {
+                    let decoder = JSONDecoder()
+                    decoder.dateDecodingStrategy = .iso8601
+                    return try share.map { row in
+                        IndexRecord(source: row.source, item: try decoder.decode(SearchableItem.self, from: Data(row.body.utf8)))
+                    }
+                }
+            }
+        }
+        return try parts.flatMap { try $0.get() }
     }
 
     /// The preference and client state, without reading any record.
