@@ -104,6 +104,12 @@ public final class PersistentIndex {
         return true
     }
 
+    /// Size of the snapshot file beside the store, in bytes (0 if none).
+    public func snapshotFileSize() -> Int {
+        guard let path = store.path else { return 0 }
+        return (try? FileManager.default.attributesOfItem(atPath: SnapshotFile.path(forStore: path))[.size] as? Int) ?? 0
+    }
+
     deinit {
         // A snapshot is a cache: failing to save one costs the next start
         // time, never data.

@@ -10,6 +10,8 @@ struct IndexStatistics {
     var bySource: [String: Int]
     var engagements: Int
     var storeBytes: Int
+    /// The engine's snapshot beside the store (see README, Speed).
+    var snapshotBytes: Int
     var preference: IndexingPreference
     var lastClientState: String?
     var path: String
@@ -25,6 +27,7 @@ struct IndexStatistics {
         bySource = counts.bySource
         engagements = engine.engagements.values.reduce(0) { $0 + $1.count }
         storeBytes = index.store.fileSize()
+        snapshotBytes = index.snapshotFileSize()
         preference = engine.preference
         lastClientState = index.lastClientState
         path = index.store.path ?? ":memory:"
@@ -33,13 +36,13 @@ struct IndexStatistics {
     var jsonObject: [String: Any] {
         [
             "results": results, "expired": expired, "byDomain": byDomain, "bySource": bySource,
-            "engagements": engagements, "storeBytes": storeBytes, "formatVersion": IndexStore.formatVersion,
+            "engagements": engagements, "storeBytes": storeBytes, "snapshotBytes": snapshotBytes, "formatVersion": IndexStore.formatVersion,
             "indexingPreference": preference.rawValue, "lastClientState": lastClientState ?? NSNull(), "path": path,
         ]
     }
 
     var lines: [String] {
-        var out = ["index \(path) (format \(IndexStore.formatVersion), \(storeBytes) bytes)",
+        var out = ["index \(path) (format \(IndexStore.formatVersion), \(storeBytes) bytes, snapshot \(snapshotBytes) bytes)",
                    "results \(results)\(expired > 0 ? " (\(expired) expired)" : "")",
                    "by source:"]
         for source in Source.allCases { out.append("  \(source.rawValue) \(bySource[source.rawValue] ?? 0)") }
