@@ -18,7 +18,10 @@ import Foundation
 ///
 /// which orders as `RankingKey` does when engagement is zero (ties go to
 /// the identifier). Documents with views are ranked with their full key and
-/// merged in at the end; there are few of them.
+/// merged in at the end; there are few of them. Once the heap is full, a
+/// document whose key cannot beat its worst is only counted. Many
+/// candidates are split between the cores, each part with its own heap and
+/// count, merged after.
 extension SearchEngine {
     /// A candidate in the heap: its packed key and slot.
     struct PackedCandidate {
@@ -79,7 +82,7 @@ extension SearchEngine {
         engagedSlots.withUnsafeBufferPointer { engagedSlots in
         candidateSlots.withUnsafeBufferPointer { candidateSlots in
         candidateCodes.withUnsafeBufferPointer { candidateCodes in
-            let coded = !candidateSlots.isEmpty
+            let coded = !candidates.isEverySlot
             /// Whether `a` ranks before `b` (both without engagement); ties on
             /// the key go to the identifier, most decided by its first bytes.
             /// (A closure over `self` would copy the engine on every call.)
