@@ -151,7 +151,7 @@ extension SearchEngine {
             // own best and count, merged after (the order is total, so the
             // merge keeps exactly what one pass would).
             let workers = candidateCount >= parallelScanMinimum
-                ? min(ProcessInfo.processInfo.activeProcessorCount, 8) : 1
+                ? Self.workerCount : 1
             guard workers > 1 else { return scan(0..<candidateCount, into: &kept) }
             var parts = [KeptCandidates](repeating: KeptCandidates(limit: limit), count: workers)
             parts.withUnsafeMutableBufferPointer { parts in

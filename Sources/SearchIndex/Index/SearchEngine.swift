@@ -56,6 +56,11 @@ public struct SearchEngine: Sendable {
     /// it, starting threads costs more than it saves).
     var parallelScanMinimum = 32_768
 
+    /// Threads for work shared among the cores. Read once: the count comes
+    /// from files under /proc and the cgroup, which cost more to read than a
+    /// one-item update costs in all.
+    static let workerCount = min(ProcessInfo.processInfo.activeProcessorCount, 8)
+
     public init(preference: IndexingPreference = .viewedRecords) {
         self.preference = preference
     }
@@ -292,7 +297,7 @@ public struct SearchEngine: Sendable {
     /// tokenises, never touching the trie, so a large batch is shared among
     /// the cores; inserting stays on the caller's thread.
     private func buildDocuments(_ ids: ArraySlice<String>) -> [Document?] {
-        let workers = min(ProcessInfo.processInfo.activeProcessorCount, 8)
+        let workers = Self.workerCount
         guard workers > 1, ids.count >= 128 else { return ids.map { buildDocument($0) } }
         let ids = Array(ids)
         var built = [Document?](repeating: nil, count: ids.count)

@@ -27,6 +27,17 @@ final class TopListCache: @unchecked Sendable {
     private let lock = NSLock()
     private var subtreeLists: [Int32: [TopEntry]] = [:]
     private var ownLists: [Int32: [TopEntry]] = [:]
+    /// Whether a node has a list of either kind, by node: a change calls
+    /// `remove` with every node on its tokens' paths, nearly none of which
+    /// has one, and an array read is cheaper than two hash lookups.
+    private var listed: [Bool] = []
+
+    /// Must hold the lock.
+    private func markListed(_ node: Int32) {
+        let index = Int(node)
+        if index >= listed.count { listed.append(contentsOf: repeatElement(false, count: index + 1 - listed.count)) }
+        listed[index] = true
+    }
 
     var isEmpty: Bool {
         lock.lock(); defer { lock.unlock() }
@@ -44,6 +55,8 @@ final class TopListCache: @unchecked Sendable {
         self.init()
         subtreeLists = subtree
         ownLists = own
+        for node in subtree.keys { markListed(node) }
+        for node in own.keys { markListed(node) }
     }
 
     func copy() -> TopListCache {
@@ -51,14 +64,16 @@ final class TopListCache: @unchecked Sendable {
         let fresh = TopListCache()
         fresh.subtreeLists = subtreeLists
         fresh.ownLists = ownLists
+        fresh.listed = listed
         return fresh
     }
 
     func remove(_ nodes: [Int32]) {
         lock.lock(); defer { lock.unlock() }
-        for node in nodes {
+        for node in nodes where Int(node) < listed.count && listed[Int(node)] {
             subtreeLists[node] = nil
             ownLists[node] = nil
+            listed[Int(node)] = false
         }
     }
 
@@ -75,10 +90,12 @@ final class TopListCache: @unchecked Sendable {
     func store(subtree list: [TopEntry], for node: Int32) {
         lock.lock(); defer { lock.unlock() }
         subtreeLists[node] = list
+        markListed(node)
     }
 
     func store(own list: [TopEntry], for node: Int32) {
         lock.lock(); defer { lock.unlock() }
         ownLists[node] = list
+        markListed(node)
     }
 }

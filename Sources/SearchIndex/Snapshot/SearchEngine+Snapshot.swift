@@ -369,7 +369,7 @@ extension SearchEngine {
         let nodes = [TokenTrie.Node](unsafeUninitializedCapacity: count) { buffer, initialized in
             nonisolated(unsafe) let out = buffer
             nonisolated(unsafe) let children = children, postings = postings
-            let workers = count >= Self.parallelNodeMinimum ? min(ProcessInfo.processInfo.activeProcessorCount, 8) : 1
+            let workers = count >= Self.parallelNodeMinimum ? Self.workerCount : 1
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
                 for index in (count * worker / workers)..<(count * (worker + 1) / workers) {
                     let childStart = childStartsView[index], postingStart = postingStartsView[index]
