@@ -152,7 +152,11 @@ public final class IndexStore: Sendable {
 
     /// The store's current generation: it changes with every write.
     public func generation() throws -> String? {
-        try guarded { try queue.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'generation'") } }
+        try guarded { try queue.read { db in try Self.generation(in: db) } }
+    }
+
+    private static func generation(in db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'generation'")
     }
 
     /// Stored records, by source.
@@ -201,7 +205,7 @@ public final class IndexStore: Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return try guarded {
             try queue.write { db in
-                let previous = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'generation'")
+                let previous = try Self.generation(in: db)
                 let current = UUID().uuidString.lowercased()
                 try Self.setMeta(db, "generation", current)
                 if batch.deleteEverything {

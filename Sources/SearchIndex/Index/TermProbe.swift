@@ -99,6 +99,18 @@ struct TermProbe: Sendable {
         return low..<end
     }
 
+    /// The prefixes a token with `head` may match: every one, or with the
+    /// lead filter those sharing its lead; nil when the filter turns it away.
+    @inline(__always)
+    private func candidatePrefixes(
+        of head: UInt64, count: Int, leadFilter: UnsafeBufferPointer<UInt64>
+    ) -> Range<Int>? {
+        guard !leadFilter.isEmpty else { return 0..<count }
+        let lead = Int(head >> 48)
+        if leadFilter[lead >> 6] & (1 << UInt64(lead & 63)) == 0 { return nil }
+        return prefixesSharingLead(of: head)
+    }
+
     /// The hit code (field left 0) of the term against one token given as
     /// text, or `miss`.
     func code(ofToken text: String, trie: TokenTrie) -> UInt8 {
@@ -146,16 +158,12 @@ struct TermProbe: Sendable {
             for index in span where heads[index] & single.mask == single.bits { return true }
             return false
         }
-        let filtered = !leadFilter.isEmpty
         return leadFilter.withUnsafeBufferPointer { leadFilter in
             prefixes.withUnsafeBufferPointer { prefixes in
                 for index in span {
                     let head = heads[index]
-                    var candidates = 0..<prefixes.count
-                    if filtered {
-                        let lead = Int(head >> 48)
-                        if leadFilter[lead >> 6] & (1 << UInt64(lead & 63)) == 0 { continue }
-                        candidates = prefixesSharingLead(of: head)
+                    guard let candidates = candidatePrefixes(of: head, count: prefixes.count, leadFilter: leadFilter) else {
+                        continue
                     }
                     for prefix in prefixes[candidates] where head & prefix.mask == prefix.bits {
                         if !prefix.needsWalk || trie.isAncestor(prefix.node, of: nodes[index]) { return true }
@@ -182,16 +190,12 @@ struct TermProbe: Sendable {
             return best
         }
         var best = Self.miss
-        let filtered = !leadFilter.isEmpty
         leadFilter.withUnsafeBufferPointer { leadFilter in
             prefixes.withUnsafeBufferPointer { prefixes in
                 for index in span {
                     let head = heads[index]
-                    var candidates = 0..<prefixes.count
-                    if filtered {
-                        let lead = Int(head >> 48)
-                        if leadFilter[lead >> 6] & (1 << UInt64(lead & 63)) == 0 { continue }
-                        candidates = prefixesSharingLead(of: head)
+                    guard let candidates = candidatePrefixes(of: head, count: prefixes.count, leadFilter: leadFilter) else {
+                        continue
                     }
                     var tokenBest = Self.miss
                     for prefix in prefixes[candidates] where head & prefix.mask == prefix.bits && prefix.code < tokenBest {

@@ -128,8 +128,8 @@ extension SearchEngine {
         var chunks: [UnsafeRawBufferPointer] = []
         var starts: [Int] = [0]
         for _ in 0..<chunkCount {
-            let length = Int(try input.read(UInt64.self) & 0x7FFF_FFFF_FFFF_FFFF)
-            let chunk = UnsafeRawBufferPointer(start: try input.readRaw(count: length, of: UInt8.self), count: length)
+            let (start, length) = try input.readArrayInPlace(of: UInt8.self)
+            let chunk = UnsafeRawBufferPointer(start: start, count: length)
             var header = SnapshotReader(chunk)
             let count = try header.readCount()
             chunks.append(chunk)
@@ -345,11 +345,9 @@ extension SearchEngine {
         let documentCounts: [Int] = try input.readArray()
         let stamps: [UInt32] = try input.readArray()
         let childCounts: [UInt32] = try input.readArray()
-        let childTotal = Int(try input.read(UInt64.self) & 0x7FFF_FFFF_FFFF_FFFF)
-        let children = try input.readRaw(count: childTotal, of: TokenTrie.Child.self)
+        let (children, childTotal) = try input.readArrayInPlace(of: TokenTrie.Child.self)
         let postingCounts: [UInt32] = try input.readArray()
-        let postingTotal = Int(try input.read(UInt64.self) & 0x7FFF_FFFF_FFFF_FFFF)
-        let postings = try input.readRaw(count: postingTotal, of: TokenTrie.Posting.self)
+        let (postings, postingTotal) = try input.readArrayInPlace(of: TokenTrie.Posting.self)
         guard [parents.count, scalars.count, depths.count, subtreeCounts.count, documentCounts.count, stamps.count,
                childCounts.count, postingCounts.count].allSatisfy({ $0 == count }), count > 0 else {
             throw SnapshotError(.malformed, "the trie's columns differ in length")

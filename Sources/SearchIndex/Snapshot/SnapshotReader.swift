@@ -66,21 +66,23 @@ struct SnapshotReader {
     }
 
     mutating func readArray<T: BitwiseCopyable>(of _: T.Type = T.self) throws(SnapshotError) -> [T] {
-        let count = Int(try read(UInt64.self) & 0x7FFF_FFFF_FFFF_FFFF)
-        let raw = try readRaw(count: count, of: T.self)
+        let (raw, count) = try readArrayInPlace(of: T.self)
         return Self.array(from: raw, count: count)
     }
 
-    /// The bytes of `count` values of `T`, in place; for callers that cut
-    /// one flat array into many.
-    mutating func readRaw<T: BitwiseCopyable>(count: Int, of _: T.Type = T.self) throws(SnapshotError) -> UnsafeRawPointer {
+    /// An array `write(array:)` wrote, left where it lies: its first value's
+    /// bytes and its count, for callers that cut one flat array into many.
+    mutating func readArrayInPlace<T: BitwiseCopyable>(
+        of _: T.Type = T.self
+    ) throws(SnapshotError) -> (start: UnsafeRawPointer, count: Int) {
+        let count = Int(try read(UInt64.self) & 0x7FFF_FFFF_FFFF_FFFF)
         let stride = MemoryLayout<T>.stride
         guard count <= (bytes.count - offset) / max(stride, 1) else {
             throw SnapshotError(.truncated, "the snapshot ends inside an array")
         }
         let start = bytes.baseAddress! + offset
         offset += count * stride
-        return start
+        return (start, count)
     }
 
     /// A new array holding `count` values of `T` copied from `raw` (which

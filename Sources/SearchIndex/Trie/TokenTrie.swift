@@ -95,7 +95,6 @@ struct TokenTrie: Sendable {
         return node
     }
 
-    /// The token spelled by the path to `node`.
     /// The first eight UTF-8 bytes of the token at `node` as a token head
     /// (`TokenArena.head`), and its whole length in bytes, read off the path
     /// without building the string.
@@ -127,6 +126,7 @@ struct TokenTrie: Sendable {
         return (head, byteCount)
     }
 
+    /// The token spelled by the path to `node`.
     func token(at node: Int32) -> String {
         var scalars: [Unicode.Scalar] = []
         var current = node
