@@ -11,7 +11,12 @@ struct BenchCommand: ParsableCommand {
         abstract: "Import a corpus into a new index, type every query one keystroke at a time, and report the timings.")
 
     @Option(help: "Corpus in the import format (shared/bench/make_corpus.py).")
-    var corpus: String
+    var corpus: String?
+
+    @Option(help: ArgumentHelp(
+        "Type the queries against this saved index instead of importing a corpus: keystroke timings only.",
+        discussion: "For profiling: a saved index with a snapshot opens in seconds, an import of a million items takes minutes."))
+    var savedIndex: String?
 
     @Option(help: "Queries, one a line (shared/bench/make_queries.py).")
     var queries: String
@@ -25,8 +30,57 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Also list the N slowest keystrokes (for profiling).")
     var slowest = 0
 
+    func validate() throws {
+        if (corpus == nil) == (savedIndex == nil) { throw ValidationError("give either --corpus or --saved-index") }
+    }
+
+    /// Types every line of the queries file one keystroke at a time (every
+    /// non-blank prefix is a query); returns each keystroke's time in
+    /// microseconds, with its query.
+    private func typeQueries(_ lines: [String], on engine: SearchEngine, now: Date) -> [(micros: Double, query: String)] {
+        var timings: [(micros: Double, query: String)] = []
+        for line in lines {
+            var prefix = ""
+            for character in line {
+                prefix.append(character)
+                if prefix.allSatisfy(\.isWhitespace) { continue }
+                let start = DispatchTime.now().uptimeNanoseconds
+                let response = engine.search(SearchQuery(prefix, limit: limit, now: now))
+                timings.append((Double(DispatchTime.now().uptimeNanoseconds - start) / 1000, prefix))
+                _ = response.total
+            }
+        }
+        return timings
+    }
+
+    private func printSlowest(_ timings: [(micros: Double, query: String)]) {
+        for (micros, query) in timings.sorted(by: { $0.micros > $1.micros }).prefix(slowest) {
+            Output.line("slow: \(Int(micros)) µs  “\(query)”")
+        }
+    }
+
+    /// The keystroke part of the bench on a saved index.
+    private func runOnSavedIndex(_ path: String) throws {
+        let index = try PersistentIndex(store: IndexStore(path: path))
+        let engine = index.engine
+        // As after an import: best lists for every large prefix are part of the build.
+        engine.warmTopLists()
+        let lines = try String(contentsOfFile: queries, encoding: .utf8).split(separator: "\n").map(String.init)
+        let timings = typeQueries(lines, on: engine, now: Date())
+        let latencies = timings.map(\.micros).sorted()
+        func percentile(_ p: Double) -> Int { Int(Self.percentile(p, of: latencies)) }
+        let report: [String: Any] = [
+            "items": engine.documentCount, "keystrokes": latencies.count,
+            "keystrokeMicroseconds": ["p50": percentile(50), "p90": percentile(90), "p99": percentile(99), "max": percentile(100)],
+        ]
+        if json { try Output.json(report); return }
+        printSlowest(timings)
+        for key in report.keys.sorted() { Output.line("\(key): \(report[key]!)") }
+    }
+
     func run() throws {
         try CommandContext.run {
+            guard let corpus else { return try runOnSavedIndex(savedIndex!) }
             let loadStart = Date()
             let items = try ItemImporter.items(atPath: corpus)
             let parseSeconds = Date().timeIntervalSince(loadStart)
@@ -37,27 +91,11 @@ struct BenchCommand: ParsableCommand {
             engine.warmTopLists()
             let buildSeconds = Date().timeIntervalSince(buildStart)
             let lines = try String(contentsOfFile: queries, encoding: .utf8).split(separator: "\n").map(String.init)
-            var latencies: [Double] = []
-            var slow: [(Double, String)] = []
             let now = Date()
-            for line in lines {
-                var prefix = ""
-                for character in line {
-                    prefix.append(character)
-                    if prefix.allSatisfy(\.isWhitespace) { continue }
-                    let start = DispatchTime.now().uptimeNanoseconds
-                    let response = engine.search(SearchQuery(prefix, limit: limit, now: now))
-                    let micros = Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
-                    latencies.append(micros)
-                    if slowest > 0 { slow.append((micros, prefix)) }
-                    _ = response.total
-                }
-            }
+            let timings = typeQueries(lines, on: engine, now: now)
+            var latencies = timings.map(\.micros)
             latencies.sort()
-            func percentile(_ p: Double, of sorted: [Double]? = nil) -> Double {
-                let values = sorted ?? latencies
-                return values.isEmpty ? 0 : values[min(values.count - 1, Int((p / 100 * Double(values.count - 1)).rounded()))]
-            }
+            func percentile(_ p: Double, of sorted: [Double]? = nil) -> Double { Self.percentile(p, of: sorted ?? latencies) }
             // The same keystrokes through the terminal UI's screen model, on a
             // 120×40 screen: query (the UI keeps 100 results), state, every cell.
             // The app holds a copy of the engine: it must be gone before the
@@ -120,9 +158,7 @@ struct BenchCommand: ParsableCommand {
                 "firstStartMilliseconds": firstStartMilliseconds,
             ]
             if json { try Output.json(report); return }
-            for (micros, query) in slow.sorted(by: { $0.0 > $1.0 }).prefix(slowest) {
-                Output.line("slow: \(Int(micros)) µs  “\(query)”")
-            }
+            printSlowest(timings)
             for key in report.keys.sorted() { Output.line("\(key): \(report[key]!)") }
         }
     }
@@ -150,6 +186,11 @@ struct BenchCommand: ParsableCommand {
             throw CommandFailure(message: "the cold-start search exited with \(child.terminationStatus)", code: ExitStatus.failure)
         }
         return Int(answered!.timeIntervalSince(start) * 1000)
+    }
+
+    /// The `p`th percentile of ascending `values` (nearest rank), 0 for none.
+    private static func percentile(_ p: Double, of values: [Double]) -> Double {
+        values.isEmpty ? 0 : values[min(values.count - 1, Int((p / 100 * Double(values.count - 1)).rounded()))]
     }
 
     private func round2(_ x: Double) -> Double { (x * 100).rounded() / 100 }

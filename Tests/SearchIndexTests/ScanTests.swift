@@ -106,6 +106,52 @@ import Testing
         expectSameAnswers(scanning, enumerating, seed: seed + 1, "changed")
     }
 
+    /// Broad terms answered from field maps (forced on a small index, with
+    /// maps for every node of at least 30 documents and walks below that)
+    /// give what enumeration gives, before and after changes under maps
+    /// already built.
+    @Test(arguments: [31, 32])
+    func fieldMapsAgreeWithEnumeration(seed: UInt64) {
+        var summarizing = SearchEngine()
+        summarizing.index(corpus(seed, count: 1_200))
+        for id in summarizing.records.keys.sorted().prefix(60).enumerated().filter({ $0.offset % 4 == 0 }).map(\.element) {
+            summarizing.becomeCurrent(activity(for: id), at: referenceNow.addingTimeInterval(-7_200))
+        }
+        var enumerating = summarizing
+        enumerating.scanEnabled = false
+        summarizing.fieldMapQueryMinimumSlots = 0
+        summarizing.fieldMapMinimumDocuments = 30
+        // One-term queries with typos count through code maps only from best lists.
+        summarizing.topListThreshold = 40
+        summarizing.warmTopLists()
+        #expect(summarizing.topLists.fieldMapBytes > 0)
+        expectSameAnswers(summarizing, enumerating, seed: seed, "field maps")
+        var shared = summarizing
+        shared.parallelScanMinimum = 1
+        expectSameAnswers(shared, enumerating, seed: seed + 1, "field maps, shared among cores")
+
+        // Changes under maps already built: new text for some, deletions,
+        // an expired item, a new item in a fresh slot.
+        let ids = summarizing.records.keys.sorted()
+        let replacements = corpus(seed + 200, count: 300).enumerated().map { offset, replacement in
+            var changed = replacement
+            changed.uniqueIdentifier = ids[(offset * 3) % ids.count]
+            return changed
+        }
+        let doomed = Array(ids.suffix(150))
+        let added = [
+            item("late/1", title: "karen tomi", description: "sami"),
+            item("late/2", title: "tomisa ka", expires: referenceNow.addingTimeInterval(-60)),
+        ]
+        summarizing.index(replacements)
+        summarizing.deleteItems(identifiers: doomed)
+        summarizing.index(added)
+        enumerating.index(replacements)
+        enumerating.deleteItems(identifiers: doomed)
+        enumerating.index(added)
+        expectSameAnswers(summarizing, enumerating, seed: seed + 2, "field maps after changes")
+    }
+
     @Test func aQueryForNoResultsStillCountsThem() {
         let e = engine((0..<300).map { item("n/\($0)", title: "lake cabin \($0)", description: $0 % 2 == 0 ? "rowing" : nil) })
         for text in ["lake", "lak", "lake cab", "lake row", "cabni"] {

@@ -129,6 +129,15 @@ import Testing
         #expect(loaded.search(SearchQuery("a", now: referenceNow)).total == 0)
     }
 
+    @Test func fieldMapSettingsRoundTrip() throws {
+        var engine = SearchEngine()
+        engine.fieldMapMinimumDocuments = 9
+        engine.fieldMapQueryMinimumSlots = 11
+        let loaded = try Self.load(try Self.bytes(of: engine))
+        #expect(loaded.fieldMapMinimumDocuments == 9)
+        #expect(loaded.fieldMapQueryMinimumSlots == 11)
+    }
+
     @Test func cutShortOrForeignBytesAreRefusedNotTrusted() throws {
         let bytes = try Self.bytes(of: busyEngine(9))
         // Every cut, from the header to the last byte, throws.

@@ -51,6 +51,7 @@ extension SearchEngine {
             }
             return SearchResponse(query: query.text, total: fast.total, results: results)
         }
+        if let mapped = searchByFieldMaps(terms: terms, matches: matches, query: query) { return mapped }
         if let scanned = searchByScan(terms: terms, matches: matches, query: query) { return scanned }
         // Enumerate the most selective term, check the others per candidate.
         let driver = matches.indices.min {

@@ -168,8 +168,17 @@ extension SearchEngine {
                 for candidate in part.heap { kept.offer(candidate, precedes: precedes) }
             }
         }}}}}}}}}}}
-        let total = kept.total
+        return response(from: kept, terms: terms, matches: matches, probes: termOrderProbes, query: query)
+    }
 
+    /// The response for what a scan kept: the kept documents ranked with
+    /// their full keys (engagement for those with views), as results.
+    /// `probes`, in term order, answer the per-token questions when every
+    /// term has one.
+    func response(
+        from kept: KeptCandidates, terms: [String], matches: [TokenTrie.TermMatches], probes: [TermProbe]?,
+        query: SearchQuery
+    ) -> SearchResponse {
         func rankingKey(_ candidate: PackedCandidate, engagement: Double) -> (key: RankingKey, doc: UInt32) {
             let document = documents[Int(candidate.doc)]!
             let key = candidate.key
@@ -186,10 +195,10 @@ extension SearchEngine {
         }
         ranked.sort { $0.key < $1.key }
         var evaluators = matches.map { TermEvaluator(matches: $0) }
-        let results = ranked.prefix(limit).map {
-            makeResult(doc: $0.doc, key: $0.key, terms: terms, probes: termOrderProbes, evaluators: &evaluators, now: query.now)
+        let results = ranked.prefix(max(0, query.limit)).map {
+            makeResult(doc: $0.doc, key: $0.key, terms: terms, probes: probes, evaluators: &evaluators, now: query.now)
         }
-        return SearchResponse(query: query.text, total: total, results: results)
+        return SearchResponse(query: query.text, total: kept.total, results: results)
     }
 
     /// What the scan keeps: the best documents without views in a bounded

@@ -71,14 +71,16 @@ extension SearchEngine {
         return list
     }
 
-    /// Fills the best lists of every large subtree now, so that no keystroke
-    /// pays for the first computation (after a bulk load, say).
+    /// Fills the best lists (and field maps) of every large subtree now, so
+    /// that no keystroke pays for the first computation (after a bulk load, say).
     public func warmTopLists() {
+        let mapsServe = documents.count >= fieldMapQueryMinimumSlots
         var stack: [Int32] = [TokenTrie.root]
         while let node = stack.popLast() {
             for child in trie[node].children where trie[child.node].documentCount > topListThreshold {
                 _ = subtreeTopList(child.node)
                 if trie[child.node].postings.count > TopListCache.capacity { _ = ownTopList(child.node) }
+                if mapsServe, trie[child.node].documentCount >= fieldMapMinimum { _ = subtreeFieldMap(child.node) }
                 stack.append(child.node)
             }
         }
@@ -162,12 +164,13 @@ extension SearchEngine {
                 uniqueIdentifier: document.uniqueIdentifier), doc))
         }
         ranked.sort { $0.key < $1.key }
-        return (matchCount(matches, now: query.now), Array(ranked.prefix(limit)))
+        return (matchCount(matches, of: term, now: query.now), Array(ranked.prefix(limit)))
     }
 
     /// Distinct visible documents the term matches: from the trie's counts
-    /// when one node covers every match, else by marking documents once.
-    private func matchCount(_ matches: TokenTrie.TermMatches, now: Date) -> Int {
+    /// when one node covers every match, from its code map when a broad
+    /// node is among several, else by marking documents once.
+    private func matchCount(_ matches: TokenTrie.TermMatches, of term: String, now: Date) -> Int {
         // Nodes with no matched ancestor: each one's path up is checked
         // against the set (a pairwise check would be quadratic, and a term
         // with typos reaches hundreds of nodes).
@@ -186,6 +189,16 @@ extension SearchEngine {
         {
             total = trie[root].documentCount
             covers = { doc in self.tokens.span(of: doc).contains { self.trie.isAncestor(root, of: self.tokens.nodes[$0]) } }
+        } else if documents.count >= fieldMapQueryMinimumSlots, roots.contains(where: { trie[$0].documentCount >= fieldMapMinimum }) {
+            // A broad term with typos: count its code map (kept for the
+            // next keystroke, which likely adds a term to this one).
+            let codes = termMatches.codeMap(for: term) { termCodeMap(matches) }
+            total = codes.withUnsafeBufferPointer { codes in
+                var count = 0
+                for code in codes { count += code != TermProbe.miss ? 1 : 0 }
+                return count
+            }
+            covers = { codes[Int($0)] != TermProbe.miss }
         } else {
             var marked = [Bool](repeating: false, count: documents.count)
             var count = 0

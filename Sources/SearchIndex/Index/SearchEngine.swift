@@ -55,6 +55,12 @@ public struct SearchEngine: Sendable {
     /// From this many candidates the scan is shared among the cores (below
     /// it, starting threads costs more than it saves).
     var parallelScanMinimum = 32_768
+    /// Subtrees with at least this many documents (and one slot in sixteen)
+    /// keep a field map (`SearchEngine+FieldMaps`).
+    var fieldMapMinimumDocuments = 4_096
+    /// Indexes with fewer slots than this never answer from field maps (a
+    /// scan of a small index is quick, and maps would only cost memory).
+    var fieldMapQueryMinimumSlots = 32_768
 
     /// Threads for work shared among the cores. Read once: the count comes
     /// from files under /proc and the cgroup, which cost more to read than a

@@ -2,15 +2,39 @@ import Foundation
 
 /// The trie nodes of recently asked terms. Typing "anime x" asks for
 /// "anime" again at every keystroke of the second word; its typo walk is
-/// done once. Any change to the index replaces the cache (the engine holds
+/// done once; so is the code map of a broad term. Any change to the index replaces the cache (the engine holds
 /// a fresh one), so an entry never outlives the trie it was computed on.
 final class TermMatchCache: @unchecked Sendable {
     /// Terms remembered; the oldest is forgotten first.
     static let capacity = 64
 
+    /// Code maps remembered (`SearchEngine+FieldMaps`): a slot's byte
+    /// each, so only the last few terms.
+    static let codeMapCapacity = 4
+
     private let lock = NSLock()
     private var entries: [String: TokenTrie.TermMatches] = [:]
     private var order: [String] = []
+    private var codeMaps: [String: [UInt8]] = [:]
+    private var codeMapOrder: [String] = []
+
+    /// The code map of `term`, computed by `build` unless remembered.
+    func codeMap(for term: String, build: () -> [UInt8]) -> [UInt8] {
+        lock.lock()
+        if let cached = codeMaps[term] {
+            lock.unlock()
+            return cached
+        }
+        lock.unlock()
+        let computed = build()
+        lock.lock(); defer { lock.unlock() }
+        if codeMaps[term] == nil {
+            if codeMapOrder.count == Self.codeMapCapacity { codeMaps[codeMapOrder.removeFirst()] = nil }
+            codeMapOrder.append(term)
+        }
+        codeMaps[term] = computed
+        return computed
+    }
 
     func matches(for term: String, in trie: TokenTrie) -> TokenTrie.TermMatches {
         lock.lock()

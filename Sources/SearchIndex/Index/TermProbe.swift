@@ -134,7 +134,7 @@ struct TermProbe: Sendable {
             let head = tokens.heads[index]
             var code = Self.miss
             for prefix in prefixes where head & prefix.mask == prefix.bits && prefix.code < code {
-                if !prefix.needsWalk || trie.isAncestor(prefix.node, of: node) { code = prefix.code }
+                if !prefix.needsWalk || Self.isUnder(prefix.node, node, trie) { code = prefix.code }
             }
             guard code != Self.miss else { continue }
             for (position, whole) in wholeNodes.enumerated() where whole == node { code = min(code, wholeCodes[position]) }
@@ -142,6 +142,15 @@ struct TermProbe: Sendable {
             if best == nil || code < best!.code { best = (code, node) }
         }
         return best
+    }
+
+    /// Whether the token at `node` lies in the subtree of `prefix`. The
+    /// token often is the prefix's own word (a common long word typed in
+    /// full): that is decided without the walk up the trie, whose every
+    /// step is a cache miss.
+    @inline(__always)
+    static func isUnder(_ prefix: Int32, _ node: Int32, _ trie: TokenTrie) -> Bool {
+        node == prefix || trie.isAncestor(prefix, of: node)
     }
 
     /// The cost of probing one document, relative to a one-prefix probe:
@@ -166,7 +175,7 @@ struct TermProbe: Sendable {
                         continue
                     }
                     for prefix in prefixes[candidates] where head & prefix.mask == prefix.bits {
-                        if !prefix.needsWalk || trie.isAncestor(prefix.node, of: nodes[index]) { return true }
+                        if !prefix.needsWalk || Self.isUnder(prefix.node, nodes[index], trie) { return true }
                     }
                 }
                 return false
@@ -199,7 +208,7 @@ struct TermProbe: Sendable {
                     }
                     var tokenBest = Self.miss
                     for prefix in prefixes[candidates] where head & prefix.mask == prefix.bits && prefix.code < tokenBest {
-                        if !prefix.needsWalk || trie.isAncestor(prefix.node, of: nodes[index]) {
+                        if !prefix.needsWalk || Self.isUnder(prefix.node, nodes[index], trie) {
                             tokenBest = prefix.code
                         }
                     }

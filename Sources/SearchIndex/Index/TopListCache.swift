@@ -27,6 +27,9 @@ final class TopListCache: @unchecked Sendable {
     private let lock = NSLock()
     private var subtreeLists: [Int32: [TopEntry]] = [:]
     private var ownLists: [Int32: [TopEntry]] = [:]
+    /// Field maps of the largest subtrees (`SearchEngine+FieldMaps`); derived
+    /// like the lists and dropped with them, but never saved in a snapshot.
+    private var fieldMaps: [Int32: [UInt8]] = [:]
     /// Whether a node has a list of either kind, by node: a change calls
     /// `remove` with every node on its tokens' paths, nearly none of which
     /// has one, and an array read is cheaper than two hash lookups.
@@ -41,7 +44,7 @@ final class TopListCache: @unchecked Sendable {
 
     var isEmpty: Bool {
         lock.lock(); defer { lock.unlock() }
-        return subtreeLists.isEmpty && ownLists.isEmpty
+        return subtreeLists.isEmpty && ownLists.isEmpty && fieldMaps.isEmpty
     }
 
     /// Every cached list, for a snapshot.
@@ -64,6 +67,7 @@ final class TopListCache: @unchecked Sendable {
         let fresh = TopListCache()
         fresh.subtreeLists = subtreeLists
         fresh.ownLists = ownLists
+        fresh.fieldMaps = fieldMaps
         fresh.listed = listed
         return fresh
     }
@@ -73,6 +77,7 @@ final class TopListCache: @unchecked Sendable {
         for node in nodes where Int(node) < listed.count && listed[Int(node)] {
             subtreeLists[node] = nil
             ownLists[node] = nil
+            fieldMaps[node] = nil
             listed[Int(node)] = false
         }
     }
@@ -91,6 +96,23 @@ final class TopListCache: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         subtreeLists[node] = list
         markListed(node)
+    }
+
+    func fieldMap(_ node: Int32) -> [UInt8]? {
+        lock.lock(); defer { lock.unlock() }
+        return fieldMaps[node]
+    }
+
+    func store(fieldMap map: [UInt8], for node: Int32) {
+        lock.lock(); defer { lock.unlock() }
+        fieldMaps[node] = map
+        markListed(node)
+    }
+
+    /// Bytes held by field maps (they dominate the cache's size).
+    var fieldMapBytes: Int {
+        lock.lock(); defer { lock.unlock() }
+        return fieldMaps.values.reduce(0) { $0 + $1.count }
     }
 
     func store(own list: [TopEntry], for node: Int32) {

@@ -30,7 +30,7 @@ import Foundation
 /// the expiring slots, and the merge maps (by URL, by related item).
 extension SearchEngine {
     static let snapshotMagic: UInt64 = 0x5345_4152_4348_4C54 // "SEARCHLT"
-    static let snapshotFormat: UInt32 = 3
+    static let snapshotFormat: UInt32 = 4
 
     private static var layoutSizes: [UInt32] {
         [MemoryLayout<TokenTrie.Posting>.stride, MemoryLayout<TokenTrie.Child>.stride, MemoryLayout<TopEntry>.stride,
@@ -48,6 +48,8 @@ extension SearchEngine {
         try out.write(scanEnabled)
         try out.write(sortedGatherLimit)
         try out.write(parallelScanMinimum)
+        try out.write(fieldMapMinimumDocuments)
+        try out.write(fieldMapQueryMinimumSlots)
 
         try Self.writeChunked(Array(records.values), to: &out) { record, chunk in
             try chunk.write(UInt8(Source.allCases.firstIndex(of: record.source)!))
@@ -227,6 +229,8 @@ extension SearchEngine {
         scanEnabled = try input.readBool()
         sortedGatherLimit = try input.read(Int.self)
         parallelScanMinimum = try input.read(Int.self)
+        fieldMapMinimumDocuments = try input.read(Int.self)
+        fieldMapQueryMinimumSlots = try input.read(Int.self)
 
         var loadedRecords = try Self.readChunked(from: &input) { chunk throws(SnapshotError) in
             IndexRecord(source: try chunk.readSource(), item: try chunk.readItem())
