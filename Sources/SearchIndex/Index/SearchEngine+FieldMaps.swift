@@ -162,36 +162,62 @@ extension SearchEngine {
         var kept = KeptCandidates(limit: limit)
         rules.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let rules = buffer
-            // Term by term, each a plain loop over bytes (vectorised); then
-            // the total and the least value on each part.
+            // Term by term, each a plain loop over bytes (vectorised); then,
+            // on each part, the total and a histogram of the values below
+            // `histogramCap` (four interleaved, so that runs of equal values
+            // do not wait on each other's increments), with the least value
+            // at or above it.
+            let histogramCap = 1_024
+            let lanes = 4
             let firsts = codeMaps.withUnsafeBufferPointer { codeMaps in
-                eachPart { part -> (total: Int, least: UInt16) in
+                eachPart { part -> (total: Int, histogram: [Int32], leastAbove: UInt16) in
                     for map in codeMaps {
                         map.withUnsafeBufferPointer { map in
                             for slot in part { rules[slot] &+= Self.rulesValue(of: map[slot]) }
                         }
                     }
                     var total = 0
-                    var least = UInt16.max
-                    for slot in part {
-                        let value = rules[slot]
-                        total += value < missed ? 1 : 0
-                        least = value < least ? value : least
+                    var leastAbove = UInt16.max
+                    var histogram = [Int32](repeating: 0, count: lanes * (histogramCap + 1))
+                    histogram.withUnsafeMutableBufferPointer { histogram in
+                        for slot in part {
+                            let value = rules[slot]
+                            total += value < missed ? 1 : 0
+                            let bucket = value < histogramCap ? Int(value) : histogramCap
+                            histogram[(slot & (lanes - 1)) * (histogramCap + 1) + bucket] += 1
+                            let above = value >= histogramCap ? value : .max
+                            leastAbove = above < leastAbove ? above : leastAbove
+                        }
                     }
-                    return (total, least)
+                    return (total, histogram, leastAbove)
                 }
             }
             kept.total = firsts.reduce(0) { $0 + $1.total }
+            var counts = [Int](repeating: 0, count: histogramCap)
+            for first in firsts {
+                for lane in 0..<lanes {
+                    for value in 0..<histogramCap { counts[value] += Int(first.histogram[lane * (histogramCap + 1) + value]) }
+                }
+            }
             for slot in expiringDocuments where expirations[Int(slot)] <= now {
-                if rules[Int(slot)] < missed { kept.total -= 1 }
+                let value = rules[Int(slot)]
+                if value < missed { kept.total -= 1 }
+                if value < histogramCap { counts[Int(value)] -= 1 }
                 rules[Int(slot)] = .max
             }
             guard limit > 0 else { return }
             // The least value `bound` that at least `limit` matches reach:
-            // nothing above it can be among the results.
+            // nothing above it can be among the results. Read off the
+            // histogram when it lies below the cap; past it, found a value at
+            // a time (a pass each), which only a query whose matches nearly
+            // all carry typos or poor fields needs.
             var bound: UInt16 = 0
             var reached = 0
-            var next = firsts.map(\.least).min() ?? .max
+            for value in 0..<histogramCap where counts[value] > 0 && reached < limit {
+                bound = UInt16(value)
+                reached += counts[value]
+            }
+            var next = firsts.map(\.leastAbove).min() ?? .max
             while next < missed, reached < limit {
                 bound = next
                 let counts = eachPart { [bound] part -> (reached: Int, next: UInt16) in

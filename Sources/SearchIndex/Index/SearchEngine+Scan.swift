@@ -44,16 +44,27 @@ extension SearchEngine {
         // then probe the most selective terms first.
         let estimates = matches.map { $0.estimatedPostings(in: trie) }
         let slotCount = max(1, documents.count)
+        // A term whose code map a recent keystroke built ("leyfa" while
+        // "leyfa v" became "leyfa vet") is looked up per candidate, not probed.
+        let knownMaps = terms.map { termMatches.knownCodeMap(for: $0) }
         func cost(drivenBy driver: Int) -> Double {
             let candidates = Double(min(estimates[driver], slotCount))
-            let probing = probes.indices.filter { $0 != driver }.reduce(0.0) { $0 + probes[$1].relativeCost }
+            let probing = probes.indices.filter { $0 != driver }.reduce(0.0) {
+                $0 + (knownMaps[$1] != nil ? 0.1 : probes[$1].relativeCost)
+            }
             return Double(estimates[driver]) + candidates * probing
         }
         let driverIndex = probes.indices.min { cost(drivenBy: $0) < cost(drivenBy: $1) }!
         let order = [driverIndex] + probes.indices.filter { $0 != driverIndex }.sorted { estimates[$0] < estimates[$1] }
         let termOrderProbes = probes
         probes = order.map { probes[$0] }
+        let orderedMaps = order.map { knownMaps[$0] }
         let driver = matches[driverIndex]
+        var lookupPointers: [UnsafePointer<UInt8>?] = []
+        for map in orderedMaps {
+            // Held alive by `orderedMaps` until the scan is done.
+            lookupPointers.append(map.flatMap { map in map.withUnsafeBufferPointer { $0.baseAddress } })
+        }
 
         let now = query.now.timeIntervalSinceReferenceDate
         let limit = max(0, query.limit)
@@ -71,6 +82,8 @@ extension SearchEngine {
         // `self` in the loop retains it, and a nested function capturing a
         // variable pays a dynamic exclusivity check on every access, which
         // matters a million times over.
+        withExtendedLifetime(orderedMaps) {
+        lookupPointers.withUnsafeBufferPointer { lookups in
         probes.withUnsafeBufferPointer { probes in
         tokens.heads.withUnsafeBufferPointer { heads in
         tokens.nodes.withUnsafeBufferPointer { nodes in
@@ -115,7 +128,11 @@ extension SearchEngine {
                     } ?? 0
                     if limit == 0 || driverKey | staticKey > kept.heap[0].key {
                         for term in probes.indices where !(term == 0 && driverCode != nil) {
-                            if !probes[term].matchesAny(in: span, heads: heads, nodes: nodes, trie: trieView) { continue candidateLoop }
+                            if let lookup = lookups[term] {
+                                if lookup[slotIndex] == TermProbe.miss { continue candidateLoop }
+                            } else if !probes[term].matchesAny(in: span, heads: heads, nodes: nodes, trie: trieView) {
+                                continue candidateLoop
+                            }
                         }
                         kept.total += 1
                         continue
@@ -125,7 +142,8 @@ extension SearchEngine {
                 for term in probes.indices {
                     let code = term == 0 && driverCode != nil
                         ? driverCode!
-                        : probes[term].bestCode(in: span, heads: heads, nodes: nodes, fields: fields, trie: trieView)
+                        : lookups[term].map { $0[slotIndex] }
+                            ?? probes[term].bestCode(in: span, heads: heads, nodes: nodes, fields: fields, trie: trieView)
                     if code == TermProbe.miss { continue candidateLoop }
                     typos += UInt64(code >> 3)
                     prefixOnly += UInt64((code >> 2) & 1)
@@ -167,7 +185,7 @@ extension SearchEngine {
                 kept.engaged += part.engaged
                 for candidate in part.heap { kept.offer(candidate, precedes: precedes) }
             }
-        }}}}}}}}}}}
+        }}}}}}}}}}}}}
         return response(from: kept, terms: terms, matches: matches, probes: termOrderProbes, query: query)
     }
 

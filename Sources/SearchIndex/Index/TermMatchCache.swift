@@ -18,6 +18,12 @@ final class TermMatchCache: @unchecked Sendable {
     private var codeMaps: [String: [UInt8]] = [:]
     private var codeMapOrder: [String] = []
 
+    /// The code map of `term` if one is remembered (never computes one).
+    func knownCodeMap(for term: String) -> [UInt8]? {
+        lock.lock(); defer { lock.unlock() }
+        return codeMaps[term]
+    }
+
     /// The code map of `term`, computed by `build` unless remembered.
     func codeMap(for term: String, build: () -> [UInt8]) -> [UInt8] {
         lock.lock()
