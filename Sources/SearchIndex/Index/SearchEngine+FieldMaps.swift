@@ -119,6 +119,18 @@ extension SearchEngine {
         return codes
     }
 
+    /// Whether a term reaches one slot in sixteen (roughly: nested typo
+    /// nodes count twice) in an index large enough for code maps: probing
+    /// its token runs would cost more than reading its code map.
+    func isBroad(_ matches: TokenTrie.TermMatches) -> Bool {
+        guard documents.count >= fieldMapQueryMinimumSlots,
+            matches.prefix.values.allSatisfy({ $0 <= 3 }), matches.whole.values.allSatisfy({ $0 <= 3 })
+        else { return false }
+        let reach = matches.prefix.keys.reduce(0) { $0 + trie[$1].documentCount }
+            + matches.whole.keys.reduce(0) { $0 + trie[$1].postings.count }
+        return reach * 16 >= documents.count
+    }
+
     /// Answers a query of several broad terms from code maps, or nil when a
     /// term is narrow enough for the scan to be cheaper (it then probes only
     /// that term's documents).
@@ -127,13 +139,7 @@ extension SearchEngine {
         guard scanEnabled, terms.count >= 2, terms.count <= 8, query.domains.isEmpty,
             slotCount > 0, slotCount >= fieldMapQueryMinimumSlots
         else { return nil }
-        // Each term's reach, roughly: nested typo nodes count twice.
-        let reaches = matches.map { match in
-            match.prefix.keys.reduce(0) { $0 + trie[$1].documentCount } + match.whole.keys.reduce(0) { $0 + trie[$1].postings.count }
-        }
-        guard reaches.allSatisfy({ $0 * 16 >= slotCount }),
-            matches.allSatisfy({ $0.prefix.values.allSatisfy { $0 <= 3 } && $0.whole.values.allSatisfy { $0 <= 3 } })
-        else { return nil }
+        guard matches.allSatisfy({ isBroad($0) }) else { return nil }
 
         let codeMaps = terms.indices.map { index in
             termMatches.codeMap(for: terms[index]) { termCodeMap(matches[index]) }

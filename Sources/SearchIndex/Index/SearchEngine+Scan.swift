@@ -44,9 +44,15 @@ extension SearchEngine {
         // then probe the most selective terms first.
         let estimates = matches.map { $0.estimatedPostings(in: trie) }
         let slotCount = max(1, documents.count)
-        // A term whose code map a recent keystroke built ("leyfa" while
-        // "leyfa v" became "leyfa vet") is looked up per candidate, not probed.
-        let knownMaps = terms.map { termMatches.knownCodeMap(for: $0) }
+        // A broad term ("h" in "daio h"), or one whose code map a recent
+        // keystroke built ("leyfa" while "leyfa v" became "leyfa vet"), is
+        // looked up per candidate in its code map, not probed: a probe reads
+        // the candidate's token run, a cache miss or two away at a million
+        // items, and then every token of it.
+        let knownMaps = terms.indices.map { index in
+            termMatches.knownCodeMap(for: terms[index])
+                ?? (isBroad(matches[index]) ? termMatches.codeMap(for: terms[index]) { termCodeMap(matches[index]) } : nil)
+        }
         func cost(drivenBy driver: Int) -> Double {
             let candidates = Double(min(estimates[driver], slotCount))
             let probing = probes.indices.filter { $0 != driver }.reduce(0.0) {
