@@ -53,6 +53,24 @@ struct BenchCommand: ParsableCommand {
         return timings
     }
 
+    /// Times, in microseconds and ascending, of 200 one-item inserts and
+    /// deletes on the full index (each a copy of an item under a new identifier).
+    private static func timeUpdates(on engine: inout SearchEngine, copying items: [SearchableItem]) -> (inserts: [Double], deletes: [Double]) {
+        var inserts: [Double] = []
+        var deletes: [Double] = []
+        for i in 0..<200 {
+            var copy = items[i * max(1, items.count / 200) % max(items.count, 1)]
+            copy.uniqueIdentifier = "bench/\(i)"
+            var start = DispatchTime.now().uptimeNanoseconds
+            engine.index([copy])
+            inserts.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
+            start = DispatchTime.now().uptimeNanoseconds
+            engine.deleteItems(identifiers: [copy.uniqueIdentifier])
+            deletes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
+        }
+        return (inserts.sorted(), deletes.sorted())
+    }
+
     private func printSlowest(_ timings: [(micros: Double, query: String)]) {
         for (micros, query) in timings.sorted(by: { $0.micros > $1.micros }).prefix(slowest) {
             Output.line("slow: \(Int(micros)) µs  “\(query)”")
@@ -61,17 +79,22 @@ struct BenchCommand: ParsableCommand {
 
     /// The keystroke part of the bench on a saved index.
     private func runOnSavedIndex(_ path: String) throws {
-        let index = try PersistentIndex(store: IndexStore(path: path))
-        let engine = index.engine
+        // The store is closed before the updates below, so that they change
+        // the only copy of the engine instead of copying it.
+        var engine = try PersistentIndex(store: IndexStore(path: path)).engine
         // As after an import: best lists for every large prefix are part of the build.
         engine.warmTopLists()
         let lines = try String(contentsOfFile: queries, encoding: .utf8).split(separator: "\n").map(String.init)
         let timings = typeQueries(lines, on: engine, now: Date())
         let latencies = timings.map(\.micros).sorted()
         func percentile(_ p: Double) -> Int { Int(Self.percentile(p, of: latencies)) }
+        // Updates on this process's copy of the engine: the saved index is not changed.
+        let items = engine.records.keys.sorted().prefix(20_000).compactMap { engine.records[$0]?.item }
+        let (inserts, deletes) = Self.timeUpdates(on: &engine, copying: items)
         let report: [String: Any] = [
             "items": engine.documentCount, "keystrokes": latencies.count,
             "keystrokeMicroseconds": ["p50": percentile(50), "p90": percentile(90), "p99": percentile(99), "max": percentile(100)],
+            "insertMicroseconds": Int(Self.percentile(50, of: inserts)), "deleteMicroseconds": Int(Self.percentile(50, of: deletes)),
         ]
         if json { try Output.json(report); return }
         printSlowest(timings)
@@ -115,21 +138,7 @@ struct BenchCommand: ParsableCommand {
                 }
             }
             paints.sort()
-            // Single-item updates on the full index.
-            var inserts: [Double] = []
-            var deletes: [Double] = []
-            for i in 0..<200 {
-                var copy = items[i * max(1, items.count / 200) % max(items.count, 1)]
-                copy.uniqueIdentifier = "bench/\(i)"
-                var start = DispatchTime.now().uptimeNanoseconds
-                engine.index([copy])
-                inserts.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
-                start = DispatchTime.now().uptimeNanoseconds
-                engine.deleteItems(identifiers: [copy.uniqueIdentifier])
-                deletes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
-            }
-            inserts.sort()
-            deletes.sort()
+            let (inserts, deletes) = Self.timeUpdates(on: &engine, copying: items)
             // Cold start: save the corpus to a store, then time a new process's first answer.
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("searchlight-bench-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -30,16 +30,19 @@ final class TopListCache: @unchecked Sendable {
     /// Field maps of the largest subtrees (`SearchEngine+FieldMaps`); derived
     /// like the lists and dropped with them, but never saved in a snapshot.
     private var fieldMaps: [Int32: [UInt8]] = [:]
-    /// Whether a node has a list of either kind, by node: a change calls
-    /// `remove` with every node on its tokens' paths, nearly none of which
-    /// has one, and an array read is cheaper than two hash lookups.
-    private var listed: [Bool] = []
+    /// Whether a node has a list or map of any kind, a bit per node: a
+    /// change calls `remove` with every node on its tokens' paths, nearly
+    /// none of which has one. A bit test is cheaper than three hash lookups,
+    /// and a bitset stays in cache where a byte per node would not (five
+    /// million nodes: 640 KB against 5 MB, a miss per test).
+    private var listed: [UInt64] = []
 
     /// Must hold the lock.
     private func markListed(_ node: Int32) {
         let index = Int(node)
-        if index >= listed.count { listed.append(contentsOf: repeatElement(false, count: index + 1 - listed.count)) }
-        listed[index] = true
+        let word = index >> 6
+        if word >= listed.count { listed.append(contentsOf: repeatElement(0, count: word + 1 - listed.count)) }
+        listed[word] |= 1 << UInt64(index & 63)
     }
 
     var isEmpty: Bool {
@@ -74,11 +77,11 @@ final class TopListCache: @unchecked Sendable {
 
     func remove(_ nodes: [Int32]) {
         lock.lock(); defer { lock.unlock() }
-        for node in nodes where Int(node) < listed.count && listed[Int(node)] {
+        for node in nodes where Int(node) >> 6 < listed.count && listed[Int(node) >> 6] & (1 << UInt64(node & 63)) != 0 {
             subtreeLists[node] = nil
             ownLists[node] = nil
             fieldMaps[node] = nil
-            listed[Int(node)] = false
+            listed[Int(node) >> 6] &= ~(1 << UInt64(node & 63))
         }
     }
 
