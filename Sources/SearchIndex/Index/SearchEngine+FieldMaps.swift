@@ -19,12 +19,14 @@ import Foundation
 /// A term's *code map* holds its best hit code per slot (`TermProbe`'s
 /// coding): its large prefix nodes' field maps merged in, its small ones
 /// and its whole-word postings (each node's own list, contiguous) walked.
-/// The query then makes plain passes over the slots, which the compiler
-/// vectorises and the cores share, instead of a branch per document: add
-/// the terms' rule values per slot (the total is the count of slots no
-/// term missed), find the least value that `limit` matches reach, and rank
-/// only the slots at or below it. Code maps of the last few terms are kept
-/// (`TermMatchCache`), so "cozo" is mapped once while "cozo r…" is typed.
+/// The query then makes plain passes over the slots, shared by the cores,
+/// instead of a branch per document: add the terms' rule values per slot
+/// (a vectorised loop), count them in a histogram (the total is the count
+/// of slots no term missed; the least value that `limit` matches reach is
+/// read off it), and rank only the slots at or below that value. Code maps
+/// of the last few terms are kept (`TermMatchCache`), so "cozo" is mapped
+/// once while "cozo r…" is typed; the scan reads a broad term's code per
+/// candidate from its map when the driving term is narrow ("daio h").
 /// Field maps are kept for nodes reaching at least one slot in sixteen,
 /// built from their children's maps, cached beside the best lists and
 /// dropped with them when a document under the node changes.

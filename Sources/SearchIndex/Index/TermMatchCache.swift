@@ -1,9 +1,10 @@
 import Foundation
 
-/// The trie nodes of recently asked terms. Typing "anime x" asks for
-/// "anime" again at every keystroke of the second word; its typo walk is
-/// done once; so is the code map of a broad term. Any change to the index replaces the cache (the engine holds
-/// a fresh one), so an entry never outlives the trie it was computed on.
+/// The trie nodes of recently asked terms, and the code maps of the last
+/// few broad ones. Typing "anime x" asks for "anime" again at every
+/// keystroke of the second word; its typo walk (and its code map) is done
+/// once. Any change to the index replaces the cache (the engine holds a
+/// fresh one), so an entry never outlives the trie it was computed on.
 final class TermMatchCache: @unchecked Sendable {
     /// Terms remembered; the oldest is forgotten first.
     static let capacity = 64

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// `searchlight bench` as issue 6 describes it, on a corpus small enough for a test.
+@Suite struct BenchCommandTests {
+    /// Sixty items in the shape of `shared/bench/make_corpus.py`, and a
+    /// workload of two queries (13 non-blank prefixes).
+    func workload(_ cli: CLI) throws -> (corpus: String, queries: String) {
+        let words = ["cozo", "lens", "misatonve", "ranger", "karen", "tomi"]
+        let lines = (0..<60).map { i -> String in
+            let title = "\(words[i % 6].capitalized) \(words[(i / 6) % 6].capitalized)"
+            return #"{"uniqueIdentifier":"photo/\#(i)","domainIdentifier":"com.example.photos.photo","attributeSet":{"contentType":"public.image","title":"\#(title)","contentDescription":"\#(words[(i + 2) % 6]) \#(words[(i + 3) % 6])","keywords":["\#(words[(i + 4) % 6])"]}}"#
+        }
+        return (try cli.write("corpus.jsonl", lines.joined(separator: "\n") + "\n"), try cli.write("queries.txt", "cozo l\nmisatnove\n"))
+    }
+
+    @Test func reportsEveryFigureTheIssueNames() throws {
+        let cli = CLI()
+        let (corpus, queries) = try workload(cli)
+        let run = try cli.run(["bench", "--corpus", corpus, "--queries", queries, "--json"], withIndex: false)
+        #expect(run.status == 0, "\(run.stderr)")
+        let json = try #require(run.json)
+        #expect(json["items"] as? Int == 60)
+        #expect(json["keystrokes"] as? Int == 15)
+        for key in ["buildSeconds", "peakRSSBytes", "coldStartMilliseconds", "insertMicroseconds", "deleteMicroseconds"] {
+            #expect(json[key] != nil, "missing \(key)")
+        }
+        let keystrokes = try #require(json["keystrokeMicroseconds"] as? [String: Int])
+        #expect(Set(keystrokes.keys) == ["p50", "p99", "max"])
+        #expect(keystrokes["p50"]! <= keystrokes["p99"]! && keystrokes["p99"]! <= keystrokes["max"]!)
+    }
+
+    @Test func aSavedIndexIsTypedOnAndLeftAsItWas() throws {
+        let cli = CLI()
+        let (corpus, queries) = try workload(cli)
+        #expect(try cli.run(["index", "import", corpus]).status == 0)
+        let before = try cli.ids("cozo")
+        let countBefore = try #require(try cli.run(["index", "stats", "--json"]).json?["results"] as? Int)
+        let run = try cli.run(["bench", "--saved-index", cli.indexPath, "--queries", queries, "--json"], withIndex: false)
+        #expect(run.status == 0, "\(run.stderr)")
+        let json = try #require(run.json)
+        #expect(json["keystrokes"] as? Int == 15)
+        #expect(json["insertMicroseconds"] is Int)
+        #expect((json["keystrokeMicroseconds"] as? [String: Int])?["p90"] != nil)
+        // The updates it timed (copies of items under new identifiers)
+        // changed only its own copy of the engine.
+        #expect(try cli.ids("cozo") == before)
+        #expect(try cli.run(["index", "stats", "--json"]).json?["results"] as? Int == countBefore)
+    }
+
+    @Test func oneSourceOfItemsIsRequired() throws {
+        let cli = CLI()
+        let (corpus, queries) = try workload(cli)
+        #expect(try cli.run(["bench", "--queries", queries], withIndex: false).status == 64)
+        #expect(try cli.run(["bench", "--corpus", corpus, "--saved-index", cli.indexPath, "--queries", queries], withIndex: false).status == 64)
+    }
+}
