@@ -171,16 +171,48 @@ extension SearchEngine {
                 }
             }
             }
+            /// The same when every term after the driver is read from its
+            /// code map: a candidate costs a byte per term, and its static
+            /// rank (a cache miss at a million items) only when its rule
+            /// values could enter the heap; its token run is never read.
+            let checkExpiry = !expiringDocuments.isEmpty
+            let packedCodes = Self.packedCodeKeys
+            func lookUp(_ positions: Range<Int>, into kept: inout KeptCandidates) {
+            candidateLoop: for position in positions {
+                let slotIndex = Int(candidateSlots[position])
+                var codeKey = packedCodes[Int(candidateCodes[position])]
+                for term in 1..<lookups.count {
+                    let code = lookups[term]![slotIndex]
+                    if code == TermProbe.miss { continue candidateLoop }
+                    codeKey &+= packedCodes[Int(code)]
+                }
+                if checkExpiry, expirations[slotIndex] <= now { continue }
+                kept.total += 1
+                guard limit > 0 else { continue }
+                let engagedSlot = engagedSlots[slotIndex]
+                if !engagedSlot, kept.isFull, codeKey > kept.heap[0].key & ~0xff_ffff_ffff { continue }
+                let rank = ranks[slotIndex]
+                let candidate = PackedCandidate(
+                    key: codeKey | UInt64(255 - rank.sources) << 32 | UInt64(rank.titleLength), doc: UInt32(slotIndex))
+                if engagedSlot {
+                    kept.engaged.append(candidate)
+                } else {
+                    kept.offer(candidate, precedes: precedes)
+                }
+            }
+            }
+            let lookingUp = coded && !filterDomains && lookups.dropFirst().allSatisfy { $0 != nil }
+            let run = lookingUp ? lookUp : scan
             // A broad query is split between the cores; each half keeps its
             // own best and count, merged after (the order is total, so the
             // merge keeps exactly what one pass would).
             let workers = candidateCount >= parallelScanMinimum
                 ? Self.workerCount : 1
-            guard workers > 1 else { return scan(0..<candidateCount, into: &kept) }
+            guard workers > 1 else { return run(0..<candidateCount, &kept) }
             var parts = [KeptCandidates](repeating: KeptCandidates(limit: limit), count: workers)
             parts.withUnsafeMutableBufferPointer { parts in
                 nonisolated(unsafe) let out = parts
-                nonisolated(unsafe) let scanPart = scan
+                nonisolated(unsafe) let scanPart = run
                 DispatchQueue.concurrentPerform(iterations: workers) { worker in
                     let range = (candidateCount * worker / workers)..<(candidateCount * (worker + 1) / workers)
                     scanPart(range, &out[worker])
@@ -223,6 +255,14 @@ extension SearchEngine {
             makeResult(doc: $0.doc, key: $0.key, terms: terms, probes: probes, evaluators: &evaluators, now: query.now)
         }
         return SearchResponse(query: query.text, total: kept.total, results: results)
+    }
+
+    /// The key bits each hit code adds (typos, non-whole and field, each in
+    /// its byte of the packed key), by code.
+    static let packedCodeKeys: [UInt64] = (0...255).map { (code: Int) -> UInt64 in
+        let typos = UInt64(code >> 3) << 56
+        let prefixOnly = UInt64((code >> 2) & 1) << 48
+        return typos | prefixOnly | UInt64(code & 3) << 40
     }
 
     /// What the scan keeps: the best documents without views in a bounded
