@@ -14,7 +14,7 @@ struct BenchCommand: ParsableCommand {
     var corpus: String?
 
     @Option(help: ArgumentHelp(
-        "Type the queries against this saved index instead of importing a corpus: keystroke timings only.",
+        "Type the queries against this saved index instead of importing a corpus: keystroke and update timings only.",
         discussion: "For profiling: a saved index with a snapshot opens in seconds, an import of a million items takes minutes."))
     var savedIndex: String?
 
@@ -32,6 +32,9 @@ struct BenchCommand: ParsableCommand {
 
     func validate() throws {
         if (corpus == nil) == (savedIndex == nil) { throw ValidationError("give either --corpus or --saved-index") }
+        if let savedIndex, !FileManager.default.fileExists(atPath: savedIndex) {
+            throw ValidationError("no index at \(savedIndex)")
+        }
     }
 
     /// Types every line of the queries file one keystroke at a time (every
@@ -77,7 +80,7 @@ struct BenchCommand: ParsableCommand {
         }
     }
 
-    /// The keystroke part of the bench on a saved index.
+    /// The keystroke and update parts of the bench on a saved index.
     private func runOnSavedIndex(_ path: String) throws {
         // The store is closed before the updates below, so that they change
         // the only copy of the engine instead of copying it.

@@ -53,5 +53,11 @@ import Testing
         let (corpus, queries) = try workload(cli)
         #expect(try cli.run(["bench", "--queries", queries], withIndex: false).status == 64)
         #expect(try cli.run(["bench", "--corpus", corpus, "--saved-index", cli.indexPath, "--queries", queries], withIndex: false).status == 64)
+        // A saved index that is not there is a usage error, and none is made.
+        let missing = cli.folder + "/missing.sqlite"
+        let run = try cli.run(["bench", "--saved-index", missing, "--queries", queries], withIndex: false)
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("no index at"))
+        #expect(!FileManager.default.fileExists(atPath: missing))
     }
 }
