@@ -13,7 +13,12 @@ public protocol SearchableIndexDelegate {
 ///
 /// Every operation is prepared on a copy of the engine, written to the
 /// store in one transaction, and only then made current, so a failure at
-/// any point leaves both exactly as they were.
+/// any point leaves both exactly as they were. Indexing a batch, the most
+/// frequent change (a background import applies one per keystroke), is
+/// written to the store first and then made to the engine in place: its
+/// store batch needs nothing from the change, and a change prepared on a
+/// copy copies every structure it touches (at a million items, the trie's
+/// node array, the records and the documents) for each batch.
 public final class PersistentIndex {
     /// The engine that serves queries, loaded from the store the first time
     /// it is needed: commands that only write (import, reset) never pay for it.
@@ -190,6 +195,19 @@ public final class PersistentIndex {
         if let preference = batch.preference { self.preference = preference }
     }
 
+    /// Writes `batch`, then makes `change` to the engine in memory in place
+    /// (it cannot fail, and the store already holds it).
+    private func commit(_ batch: StoreBatch, at date: Date, thenChange change: (inout SearchEngine) -> Void) throws {
+        let generations = try store.apply(batch, at: date)
+        if loadedEngine != nil {
+            let inStep = engineGeneration != nil && generations.previous == engineGeneration
+            change(&loadedEngine!)
+            engineGeneration = inStep ? generations.current : nil
+        }
+        if let state = batch.clientState { lastClientState = state }
+        if let preference = batch.preference { self.preference = preference }
+    }
+
     // MARK: - Operations
 
     /// Indexes (inserts or replaces) a batch, atomically.
@@ -197,18 +215,18 @@ public final class PersistentIndex {
         var batch = StoreBatch()
         batch.upsertedRecords = items.map { IndexRecord(source: source, item: $0) }
         batch.clientState = clientState
-        guard var next = loadedEngine else {
+        guard loadedEngine != nil else {
             // Nothing in memory to keep in step: write the store alone.
             let existing = try store.existingRecordCount(among: items.map(\.uniqueIdentifier))
             batch.log = Self.indexLog(added: items.count - existing, updated: existing, source: source, items: items)
             try commit(nil, batch, at: date)
             return
         }
-        let engine = next
-        next.index(items, source: source)
-        let updated = items.filter { engine.records[$0.uniqueIdentifier] != nil }.count
+        // Read through the property, not a local copy: the change below must
+        // find the engine's storage referenced once, or it would copy it.
+        let updated = items.filter { loadedEngine?.records[$0.uniqueIdentifier] != nil }.count
         batch.log = Self.indexLog(added: items.count - updated, updated: updated, source: source, items: items)
-        try commit(next, batch, at: date)
+        try commit(batch, at: date) { $0.index(items, source: source) }
     }
 
     private static func indexLog(added: Int, updated: Int, source: Source, items: [SearchableItem]) -> [(kind: String, detail: String)] {
