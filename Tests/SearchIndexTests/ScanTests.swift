@@ -217,3 +217,30 @@ import Testing
         }
     }
 }
+
+/// Engines are values: a copy changed after the copy was made never reads
+/// best lists or field maps that the other copy fills afterwards.
+@Suite struct CacheValueSemanticsTests {
+    @Test func aChangedCopyNeverSeesTheOthersSummaries() {
+        var original = SearchEngine()
+        original.fieldMapQueryMinimumSlots = 0
+        original.fieldMapMinimumDocuments = 5
+        original.topListThreshold = 5
+        original.index((0..<120).map { item("c/\($0)", title: "cozo lens \($0)", description: $0 % 2 == 0 ? "ranger" : "rain") })
+        var changed = original
+        // Before any query: the summary cache is still empty when the copy changes.
+        changed.index((0..<60).map { item("c/\($0)", title: "misatonve \($0)", description: "karen") })
+        changed.deleteItems(identifiers: (60..<90).map { "c/\($0)" })
+        for query in ["cozo", "cozo l", "lens r", "ra", "cozo lens r"] {
+            _ = original.search(SearchQuery(query, limit: 10, now: referenceNow))
+        }
+        var fresh = SearchEngine()
+        fresh.index(changed.records.values.map(\.item).sorted { $0.uniqueIdentifier < $1.uniqueIdentifier })
+        for query in ["cozo", "cozo l", "lens r", "ra", "cozo lens r", "misatonve k"] {
+            let a = changed.search(SearchQuery(query, limit: 10, now: referenceNow))
+            let b = fresh.search(SearchQuery(query, limit: 10, now: referenceNow))
+            #expect(a.results.map(\.uniqueIdentifier) == b.results.map(\.uniqueIdentifier), "\(query)")
+            #expect(a.total == b.total, "\(query) total")
+        }
+    }
+}

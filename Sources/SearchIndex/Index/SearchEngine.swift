@@ -428,11 +428,15 @@ public struct SearchEngine: Sendable {
         if let slot = documentIndex[identifier] { engagedSlots[Int(slot)] = true }
     }
 
-    /// Forgets the cached best lists of `nodes`, copying the cache first if
-    /// another copy of this engine shares it (value semantics).
+    /// Forgets the cached best lists and field maps of `nodes`, copying the
+    /// cache first if another copy of this engine shares it (value
+    /// semantics). An empty shared cache is replaced too: the other copy
+    /// would fill it later from its own trie, and this one would read that.
     private mutating func invalidateTopLists(_ nodes: [Int32]) {
+        if !isKnownUniquelyReferenced(&topLists) {
+            topLists = topLists.isEmpty ? TopListCache() : topLists.copy()
+        }
         if topLists.isEmpty { return }
-        if !isKnownUniquelyReferenced(&topLists) { topLists = topLists.copy() }
         topLists.remove(nodes)
     }
 }
