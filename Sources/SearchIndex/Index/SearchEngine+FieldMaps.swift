@@ -154,18 +154,8 @@ extension SearchEngine {
         var rules = [UInt16](repeating: 0, count: slotCount)
         let missed = Self.rulesValue(of: TermProbe.miss)
         let workers = slotCount >= parallelScanMinimum ? Self.workerCount : 1
-        let parts = (0..<workers).map { (slotCount * $0 / workers)..<(slotCount * ($0 + 1) / workers) }
         /// Runs `body` on every part of the slots, in parallel, each with its own result.
-        func eachPart<R>(_ body: (Range<Int>) -> R) -> [R] {
-            guard workers > 1 else { return [body(parts[0])] }
-            var results = [R?](repeating: nil, count: workers)
-            results.withUnsafeMutableBufferPointer { results in
-                nonisolated(unsafe) let out = results
-                nonisolated(unsafe) let run = body
-                DispatchQueue.concurrentPerform(iterations: workers) { out[$0] = run(parts[$0]) }
-            }
-            return results.map { $0! }
-        }
+        func eachPart<R>(_ body: (Range<Int>) -> R) -> [R] { Self.inParts(of: slotCount, workers: workers, body) }
         let documentsView = documents
         var kept = KeptCandidates(limit: limit)
         rules.withUnsafeMutableBufferPointer { buffer in
@@ -245,13 +235,7 @@ extension SearchEngine {
             guard reached > 0 else { return }
             ranks.withUnsafeBufferPointer { ranks in
             engagedSlots.withUnsafeBufferPointer { engagedSlots in
-                let precedes = { (a: PackedCandidate, b: PackedCandidate) -> Bool in
-                    if a.key != b.key { return a.key < b.key }
-                    let prefixA = ranks[Int(a.doc)].identifierPrefix, prefixB = ranks[Int(b.doc)].identifierPrefix
-                    if prefixA != prefixB { return prefixA < prefixB }
-                    return RankingKey.identifierPrecedes(
-                        documentsView[Int(a.doc)]!.uniqueIdentifier, documentsView[Int(b.doc)]!.uniqueIdentifier)
-                }
+                let precedes = Self.packedOrder(ranks: ranks, documents: documentsView)
                 let collected = eachPart { [bound] part -> KeptCandidates in
                     var kept = KeptCandidates(limit: limit)
                     for slot in part where rules[slot] <= bound {
@@ -264,10 +248,8 @@ extension SearchEngine {
                     }
                     return kept
                 }
-                for part in collected {
-                    kept.engaged += part.engaged
-                    for candidate in part.heap { kept.offer(candidate, precedes: precedes) }
-                }
+                // Parts kept no totals (counted above): only their best are merged.
+                for part in collected { kept.absorb(part, precedes: precedes) }
             }}
         }
         let probes = matches.compactMap { TermProbe(matches: $0, trie: trie) }

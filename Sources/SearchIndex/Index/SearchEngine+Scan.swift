@@ -49,14 +49,13 @@ extension SearchEngine {
         // looked up per candidate in its code map, not probed: a probe reads
         // the candidate's token run, a cache miss or two away at a million
         // items, and then every token of it.
-        let knownMaps = terms.indices.map { index in
-            termMatches.knownCodeMap(for: terms[index])
-                ?? (isBroad(matches[index]) ? termMatches.codeMap(for: terms[index]) { termCodeMap(matches[index]) } : nil)
-        }
+        // A map is built only once the term is known not to drive.
+        let knownMaps = terms.map { termMatches.knownCodeMap(for: $0) }
+        let mapped = terms.indices.map { knownMaps[$0] != nil || isBroad(matches[$0]) }
         func cost(drivenBy driver: Int) -> Double {
             let candidates = Double(min(estimates[driver], slotCount))
             let probing = probes.indices.filter { $0 != driver }.reduce(0.0) {
-                $0 + (knownMaps[$1] != nil ? 0.1 : probes[$1].relativeCost)
+                $0 + (mapped[$1] ? 0.1 : probes[$1].relativeCost)
             }
             return Double(estimates[driver]) + candidates * probing
         }
@@ -64,7 +63,11 @@ extension SearchEngine {
         let order = [driverIndex] + probes.indices.filter { $0 != driverIndex }.sorted { estimates[$0] < estimates[$1] }
         let termOrderProbes = probes
         probes = order.map { probes[$0] }
-        let orderedMaps = order.map { knownMaps[$0] }
+        let orderedMaps = order.map { index in
+            index == driverIndex || !mapped[index]
+                ? knownMaps[index]
+                : knownMaps[index] ?? termMatches.codeMap(for: terms[index]) { termCodeMap(matches[index]) }
+        }
         let driver = matches[driverIndex]
         var lookupPointers: [UnsafePointer<UInt8>?] = []
         for map in orderedMaps {
@@ -102,16 +105,7 @@ extension SearchEngine {
         candidateSlots.withUnsafeBufferPointer { candidateSlots in
         candidateCodes.withUnsafeBufferPointer { candidateCodes in
             let coded = !candidates.isEverySlot
-            /// Whether `a` ranks before `b` (both without engagement); ties on
-            /// the key go to the identifier, most decided by its first bytes.
-            /// (A closure over `self` would copy the engine on every call.)
-            let precedes = { (a: PackedCandidate, b: PackedCandidate) -> Bool in
-                if a.key != b.key { return a.key < b.key }
-                let prefixA = ranks[Int(a.doc)].identifierPrefix, prefixB = ranks[Int(b.doc)].identifierPrefix
-                if prefixA != prefixB { return prefixA < prefixB }
-                return RankingKey.identifierPrecedes(
-                    documentsView[Int(a.doc)]!.uniqueIdentifier, documentsView[Int(b.doc)]!.uniqueIdentifier)
-            }
+            let precedes = Self.packedOrder(ranks: ranks, documents: documentsView)
             /// Scans the candidates at `positions` into `kept`.
             func scan(_ positions: Range<Int>, into kept: inout KeptCandidates) {
             candidateLoop: for position in positions {
@@ -203,26 +197,15 @@ extension SearchEngine {
             }
             let lookingUp = coded && !filterDomains && lookups.dropFirst().allSatisfy { $0 != nil }
             let run = lookingUp ? lookUp : scan
-            // A broad query is split between the cores; each half keeps its
-            // own best and count, merged after (the order is total, so the
-            // merge keeps exactly what one pass would).
-            let workers = candidateCount >= parallelScanMinimum
-                ? Self.workerCount : 1
-            guard workers > 1 else { return run(0..<candidateCount, &kept) }
-            var parts = [KeptCandidates](repeating: KeptCandidates(limit: limit), count: workers)
-            parts.withUnsafeMutableBufferPointer { parts in
-                nonisolated(unsafe) let out = parts
-                nonisolated(unsafe) let scanPart = run
-                DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                    let range = (candidateCount * worker / workers)..<(candidateCount * (worker + 1) / workers)
-                    scanPart(range, &out[worker])
-                }
+            // A broad query is split between the cores; each part keeps its
+            // own best and count, merged after.
+            let workers = candidateCount >= parallelScanMinimum ? Self.workerCount : 1
+            let parts = Self.inParts(of: candidateCount, workers: workers) { range -> KeptCandidates in
+                var part = KeptCandidates(limit: limit)
+                run(range, &part)
+                return part
             }
-            for part in parts {
-                kept.total += part.total
-                kept.engaged += part.engaged
-                for candidate in part.heap { kept.offer(candidate, precedes: precedes) }
-            }
+            for part in parts { kept.absorb(part, precedes: precedes) }
         }}}}}}}}}}}}}
         return response(from: kept, terms: terms, matches: matches, probes: termOrderProbes, query: query)
     }
@@ -257,6 +240,34 @@ extension SearchEngine {
         return SearchResponse(query: query.text, total: kept.total, results: results)
     }
 
+    /// The order of packed candidates without views: by key, ties to the
+    /// identifier, most decided by its first bytes. Read through unsafe
+    /// views: a closure over `self` would copy the engine on every call.
+    static func packedOrder(
+        ranks: UnsafeBufferPointer<StaticRank>, documents: [Document?]
+    ) -> (PackedCandidate, PackedCandidate) -> Bool {
+        { a, b in
+            if a.key != b.key { return a.key < b.key }
+            let prefixA = ranks[Int(a.doc)].identifierPrefix, prefixB = ranks[Int(b.doc)].identifierPrefix
+            if prefixA != prefixB { return prefixA < prefixB }
+            return RankingKey.identifierPrecedes(documents[Int(a.doc)]!.uniqueIdentifier, documents[Int(b.doc)]!.uniqueIdentifier)
+        }
+    }
+
+    /// Runs `body` on `workers` contiguous parts of `0..<count` at once (on
+    /// the calling thread alone for one), returning each part's result in order.
+    static func inParts<R>(of count: Int, workers: Int, _ body: (Range<Int>) -> R) -> [R] {
+        let parts = (0..<workers).map { (count * $0 / workers)..<(count * ($0 + 1) / workers) }
+        guard workers > 1 else { return [body(parts[0])] }
+        var results = [R?](repeating: nil, count: workers)
+        results.withUnsafeMutableBufferPointer { results in
+            nonisolated(unsafe) let out = results
+            nonisolated(unsafe) let run = body
+            DispatchQueue.concurrentPerform(iterations: workers) { out[$0] = run(parts[$0]) }
+        }
+        return results.map { $0! }
+    }
+
     /// The key bits each hit code adds (typos, non-whole and field, each in
     /// its byte of the packed key), by code.
     static let packedCodeKeys: [UInt64] = (0...255).map { (code: Int) -> UInt64 in
@@ -280,6 +291,14 @@ extension SearchEngine {
         }
 
         var isFull: Bool { heap.count == limit }
+
+        /// Takes in what another part of the same scan kept: the order is
+        /// total, so the merge keeps exactly what one pass would.
+        mutating func absorb(_ part: KeptCandidates, precedes: (PackedCandidate, PackedCandidate) -> Bool) {
+            total += part.total
+            engaged += part.engaged
+            for candidate in part.heap { offer(candidate, precedes: precedes) }
+        }
 
         /// Keeps `candidate` if it ranks among the best `limit`.
         mutating func offer(_ candidate: PackedCandidate, precedes: (PackedCandidate, PackedCandidate) -> Bool) {

@@ -189,9 +189,7 @@ extension SearchEngine {
         {
             total = trie[root].documentCount
             covers = { doc in self.tokens.span(of: doc).contains { self.trie.isAncestor(root, of: self.tokens.nodes[$0]) } }
-        } else if documents.count >= fieldMapQueryMinimumSlots,
-            roots.reduce(0, { $0 + trie[$1].documentCount }) * 16 >= documents.count
-        {
+        } else if isBroad(matches) {
             // A broad term with typos: count its code map, kept for the next
             // keystrokes (the same term again, then with a second term).
             let codes = termMatches.codeMap(for: term) { termCodeMap(matches) }

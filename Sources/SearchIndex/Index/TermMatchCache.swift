@@ -27,36 +27,33 @@ final class TermMatchCache: @unchecked Sendable {
 
     /// The code map of `term`, computed by `build` unless remembered.
     func codeMap(for term: String, build: () -> [UInt8]) -> [UInt8] {
-        lock.lock()
-        if let cached = codeMaps[term] {
-            lock.unlock()
-            return cached
-        }
-        lock.unlock()
-        let computed = build()
-        lock.lock(); defer { lock.unlock() }
-        if codeMaps[term] == nil {
-            if codeMapOrder.count == Self.codeMapCapacity { codeMaps[codeMapOrder.removeFirst()] = nil }
-            codeMapOrder.append(term)
-        }
-        codeMaps[term] = computed
-        return computed
+        remembered(term, in: \.codeMaps, order: \.codeMapOrder, capacity: Self.codeMapCapacity, compute: build)
     }
 
     func matches(for term: String, in trie: TokenTrie) -> TokenTrie.TermMatches {
+        remembered(term, in: \.entries, order: \.order, capacity: Self.capacity) { trie.matches(for: term) }
+    }
+
+    /// The value remembered for `key`, or `compute`d (outside the lock: a
+    /// typo walk or a map takes a while) and remembered, the oldest entry
+    /// forgotten beyond `capacity`.
+    private func remembered<Value>(
+        _ key: String, in entries: ReferenceWritableKeyPath<TermMatchCache, [String: Value]>,
+        order: ReferenceWritableKeyPath<TermMatchCache, [String]>, capacity: Int, compute: () -> Value
+    ) -> Value {
         lock.lock()
-        if let cached = entries[term] {
+        if let cached = self[keyPath: entries][key] {
             lock.unlock()
             return cached
         }
         lock.unlock()
-        let computed = trie.matches(for: term)
+        let computed = compute()
         lock.lock(); defer { lock.unlock() }
-        if entries[term] == nil {
-            if order.count == Self.capacity { entries[order.removeFirst()] = nil }
-            order.append(term)
+        if self[keyPath: entries][key] == nil {
+            if self[keyPath: order].count == capacity { self[keyPath: entries][self[keyPath: order].removeFirst()] = nil }
+            self[keyPath: order].append(key)
         }
-        entries[term] = computed
+        self[keyPath: entries][key] = computed
         return computed
     }
 }
