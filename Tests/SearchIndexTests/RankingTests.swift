@@ -172,6 +172,59 @@ func activity(for id: String, eligible: Bool = true) -> UserActivity {
         }
     }
 
+    /// Changes keep every cached list a prefix of what a fresh computation
+    /// gives (the whole of it when it claims to be complete) and every field
+    /// map equal to a fresh one, through inserts that rank first and last,
+    /// re-indexed text, and deletes that shrink lists below their capacity.
+    @Test func listsAndMapsStayExactUnderChurn() {
+        var engine = engine(corpus(21, count: 1_500))
+        engine.topListThreshold = 10
+        engine.fieldMapMinimumDocuments = 30
+        engine.fieldMapQueryMinimumSlots = 0
+        engine.warmTopLists()
+        for query in ["k", "ka", "kar", "sa", "lo", "to"] { _ = engine.ids(query, limit: 20) }
+        func expectExact(_ stage: String) {
+            var fresh = engine
+            fresh.topLists = TopListCache()
+            let (subtree, own) = engine.topLists.allLists
+            #expect(!subtree.isEmpty && !own.isEmpty, "\(stage): lists kept")
+            for (node, list) in subtree {
+                let count = engine.trie[node].documentCount
+                #expect(list.count <= count, "\(stage): node \(node) lists more than it holds")
+                #expect(list == Array(fresh.subtreeTopList(node).prefix(list.count)), "\(stage): subtree list of \(node)")
+            }
+            for (node, list) in own {
+                #expect(list == Array(fresh.ownTopList(node).prefix(list.count)), "\(stage): own list of \(node)")
+            }
+            let maps = engine.topLists.allFieldMaps
+            #expect(!maps.isEmpty, "\(stage): maps kept")
+            for (node, map) in maps {
+                let built = fresh.subtreeFieldMap(node)
+                let padded = map + [UInt8](repeating: SearchEngine.noField, count: max(0, built.count - map.count))
+                #expect(padded == built + [UInt8](repeating: SearchEngine.noField, count: max(0, map.count - built.count)),
+                        "\(stage): field map of \(node)")
+            }
+        }
+        expectExact("warmed")
+        let ids = engine.records.keys.sorted()
+        // The best of "k…" go, leaving lists short of their capacity…
+        engine.deleteItems(identifiers: engine.ids("k", limit: 100))
+        expectExact("best deleted")
+        // …then documents that rank last and first arrive.
+        engine.index((0..<40).map { item("z/low-\($0)", title: "zz \(String(repeating: "word ", count: 30))", description: "ka karen to") })
+        engine.index((0..<40).map { item("a/\($0)", title: "k ka") })
+        expectExact("inserted")
+        // New text for some, deletes of others (their slots reused next).
+        engine.index(corpus(22, count: 200).enumerated().map { offset, replacement in
+            var changed = replacement
+            changed.uniqueIdentifier = ids[offset * 5]
+            return changed
+        })
+        engine.deleteItems(identifiers: Array(ids.suffix(300)))
+        engine.index(corpus(23, count: 100))
+        expectExact("re-indexed and churned")
+    }
+
     @Test func aCopyKeepsItsOwnAnswersWhenTheOriginalChanges() {
         var original = engine(corpus(5, count: 600))
         original.topListThreshold = 10

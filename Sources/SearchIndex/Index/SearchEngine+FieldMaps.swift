@@ -28,8 +28,9 @@ import Foundation
 /// once while "cozo r…" is typed; the scan reads a broad term's code per
 /// candidate from its map when the driving term is narrow ("daio h").
 /// Field maps are kept for nodes reaching at least one slot in sixteen,
-/// built from their children's maps, cached beside the best lists and
-/// dropped with them when a document under the node changes.
+/// built from their children's maps, cached beside the best lists and kept
+/// up to date with them when a document under the node changes
+/// (`SearchEngine+TopListUpkeep`).
 extension SearchEngine {
     /// "No token in this subtree" in a field map.
     static let noField: UInt8 = 0xFF

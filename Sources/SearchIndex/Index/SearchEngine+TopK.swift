@@ -15,6 +15,12 @@ import Foundation
 extension SearchEngine {
     /// Static order of two entries of best lists.
     func staticPrecedes(_ a: TopEntry, _ b: TopEntry) -> Bool {
+        ranks.withUnsafeBufferPointer { Self.staticPrecedes(a, b, ranks: $0, documents: documents) }
+    }
+
+    /// Static order of two entries of best lists, read through a view of the ranks.
+    @inline(__always)
+    static func staticPrecedes(_ a: TopEntry, _ b: TopEntry, ranks: UnsafeBufferPointer<StaticRank>, documents: [Document?]) -> Bool {
         if a.field != b.field { return a.field < b.field }
         let ra = ranks[Int(a.doc)], rb = ranks[Int(b.doc)]
         if ra.sources != rb.sources { return ra.sources > rb.sources }
@@ -40,11 +46,16 @@ extension SearchEngine {
         return window
     }
 
+    /// The length of a best list and its last entry's static key.
+    func listTail(_ list: [TopEntry]) -> ListTail? {
+        list.last.map { ListTail(count: list.count, last: StaticKey(field: $0.field, rank: ranks[Int($0.doc)])) }
+    }
+
     /// The best documents among the node's own postings (whole-word matches).
     func ownTopList(_ node: Int32) -> [TopEntry] {
         if let cached = topLists.own(node) { return cached }
         let list = best(trie[node].postings.map { TopEntry(doc: $0.doc, field: $0.field) })
-        topLists.store(own: list, for: node)
+        topLists.store(own: list, tail: listTail(list), for: node)
         return list
     }
 
@@ -67,7 +78,7 @@ extension SearchEngine {
             }
         }
         let list = best(fields.map { TopEntry(doc: $0.key, field: $0.value) })
-        topLists.store(subtree: list, for: node)
+        topLists.store(subtree: list, tail: listTail(list), for: node)
         return list
     }
 

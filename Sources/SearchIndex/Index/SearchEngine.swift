@@ -390,7 +390,8 @@ public struct SearchEngine: Sendable {
             places.append(place)
             heads.append(TokenArena.head(of: token))
         }
-        tokens.set(slot: slot, heads: heads, nodes: nodes, fields: document.pendingFields.map(\.rawValue), places: places)
+        let fields = document.pendingFields.map(\.rawValue)
+        tokens.set(slot: slot, heads: heads, nodes: nodes, fields: fields, places: places)
         document.pendingTokens = []
         document.pendingFields = []
         while ranks.count < documents.count {
@@ -405,15 +406,18 @@ public struct SearchEngine: Sendable {
         engagedSlots[Int(slot)] = engagements[document.uniqueIdentifier] != nil
         if document.expirationDate != nil { expiringDocuments.insert(slot) } else { expiringDocuments.remove(slot) }
         documents[Int(slot)] = document
-        let paths = trie.countDocument(tokenNodes: nodes, delta: 1)
-        invalidateTopLists(paths)
+        let touched = trie.countDocument(tokenNodes: nodes, fields: fields, delta: 1)
+        makeTopListsUnique()
+        addToTopLists(slot, touched: touched, tokenNodes: nodes, tokenFields: fields)
     }
 
     private mutating func removeTokens(of slot: UInt32) {
         guard documents[Int(slot)] != nil else { return }
         let nodes = tokens.tokenNodes(of: slot)
-        let paths = trie.countDocument(tokenNodes: nodes, delta: -1)
-        invalidateTopLists(paths)
+        let fields = Array(tokens.fields[tokens.span(of: slot)])
+        let touched = trie.countDocument(tokenNodes: nodes, fields: fields, delta: -1)
+        makeTopListsUnique()
+        removeFromTopLists(slot, touched: touched, tokenNodes: nodes, tokenFields: fields)
         for index in tokens.span(of: slot) {
             let node = tokens.nodes[index], place = tokens.places[index]
             if let moved = trie.removePosting(at: place, from: node) {
@@ -428,16 +432,14 @@ public struct SearchEngine: Sendable {
         if let slot = documentIndex[identifier] { engagedSlots[Int(slot)] = true }
     }
 
-    /// Forgets the cached best lists and field maps of `nodes`, copying the
-    /// cache first if another copy of this engine shares it (value
-    /// semantics). An empty shared cache is replaced too: the other copy
-    /// would fill it later from its own trie, and this one would read that.
-    private mutating func invalidateTopLists(_ nodes: [Int32]) {
+    /// Copies the cache of best lists and field maps before a change if
+    /// another copy of this engine shares it (value semantics). An empty
+    /// shared cache is replaced too: the other copy would fill it later from
+    /// its own trie, and this one would read that.
+    private mutating func makeTopListsUnique() {
         if !isKnownUniquelyReferenced(&topLists) {
             topLists = topLists.isEmpty ? TopListCache() : topLists.copy()
         }
-        if topLists.isEmpty { return }
-        topLists.remove(nodes)
     }
 }
 

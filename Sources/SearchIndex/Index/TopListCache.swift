@@ -6,8 +6,8 @@ struct TopEntry: Sendable, Hashable {
     var field: UInt8
 }
 
-/// Best lists of large trie subtrees, filled lazily by queries and emptied
-/// along the paths that a change touches.
+/// Best lists of large trie subtrees, filled lazily by queries and kept
+/// up to date in place by changes (`SearchEngine+TopListUpkeep`).
 ///
 /// ```
 ///  node "s" ──► [ (doc 812, title), (doc 77, title), … ]   ≤ capacity entries,
@@ -24,17 +24,32 @@ final class TopListCache: @unchecked Sendable {
     /// answered from a list.
     static let capacity = 256
 
+    /// What one node has cached. One dictionary entry per node, so that a
+    /// change passing through the node looks it up once.
+    struct Summary {
+        var subtree: [TopEntry]?
+        var own: [TopEntry]?
+        /// Field map of one of the largest subtrees (`SearchEngine+FieldMaps`);
+        /// derived and kept like the lists, but never saved in a snapshot.
+        var fieldMap: [UInt8]?
+        /// Each list's length and its last entry's key (nil for an empty
+        /// list, and briefly after a change until the next one reads it
+        /// again): most changes only need to learn that they rank after a
+        /// list, and this answers without reading the list or another
+        /// document's rank (cache misses both).
+        var subtreeTail: ListTail?
+        var ownTail: ListTail?
+
+        var isEmpty: Bool { subtree == nil && own == nil && fieldMap == nil }
+    }
+
     private let lock = NSLock()
-    private var subtreeLists: [Int32: [TopEntry]] = [:]
-    private var ownLists: [Int32: [TopEntry]] = [:]
-    /// Field maps of the largest subtrees (`SearchEngine+FieldMaps`); derived
-    /// like the lists and dropped with them, but never saved in a snapshot.
-    private var fieldMaps: [Int32: [UInt8]] = [:]
-    /// Whether a node has a list or map of any kind, a bit per node: a
-    /// change calls `remove` with every node on its tokens' paths, nearly
-    /// none of which has one. A bit test is cheaper than three hash lookups,
-    /// and a bitset stays in cache where a byte per node would not (five
-    /// million nodes: 640 KB against 5 MB, a miss per test).
+    private var summaries: [Int32: Summary] = [:]
+    /// Whether a node has a summary, a bit per node: a change passes every
+    /// node on its tokens' paths, nearly none of which has one. A bit test
+    /// is cheaper than a hash lookup, and a bitset stays in cache where a
+    /// byte per node would not (five million nodes: 640 KB against 5 MB, a
+    /// miss per test).
     private var listed: [UInt64] = []
 
     /// Must hold the lock.
@@ -45,82 +60,131 @@ final class TopListCache: @unchecked Sendable {
         listed[word] |= 1 << UInt64(index & 63)
     }
 
+    /// Must hold the lock.
+    private func isListed(_ node: Int32) -> Bool {
+        Int(node) >> 6 < listed.count && listed[Int(node) >> 6] & (1 << UInt64(node & 63)) != 0
+    }
+
     var isEmpty: Bool {
         lock.lock(); defer { lock.unlock() }
-        return subtreeLists.isEmpty && ownLists.isEmpty && fieldMaps.isEmpty
+        return summaries.isEmpty
     }
 
     /// Every cached list, for a snapshot.
     var allLists: (subtree: [Int32: [TopEntry]], own: [Int32: [TopEntry]]) {
         lock.lock(); defer { lock.unlock() }
-        return (subtreeLists, ownLists)
+        return (summaries.compactMapValues(\.subtree), summaries.compactMapValues(\.own))
     }
 
-    /// A cache holding the lists a snapshot saved.
-    convenience init(subtree: [Int32: [TopEntry]], own: [Int32: [TopEntry]]) {
+    /// Every cached field map, by node.
+    var allFieldMaps: [Int32: [UInt8]] {
+        lock.lock(); defer { lock.unlock() }
+        return summaries.compactMapValues(\.fieldMap)
+    }
+
+    /// A cache holding the lists a snapshot saved, with their tails.
+    convenience init(subtree: [Int32: [TopEntry]], own: [Int32: [TopEntry]], tail: ([TopEntry]) -> ListTail?) {
         self.init()
-        subtreeLists = subtree
-        ownLists = own
-        for node in subtree.keys { markListed(node) }
-        for node in own.keys { markListed(node) }
+        for (node, list) in subtree {
+            summaries[node, default: Summary()].subtree = list
+            summaries[node]!.subtreeTail = tail(list)
+        }
+        for (node, list) in own {
+            summaries[node, default: Summary()].own = list
+            summaries[node]!.ownTail = tail(list)
+        }
+        for node in summaries.keys { markListed(node) }
     }
 
     func copy() -> TopListCache {
         lock.lock(); defer { lock.unlock() }
         let fresh = TopListCache()
-        fresh.subtreeLists = subtreeLists
-        fresh.ownLists = ownLists
-        fresh.fieldMaps = fieldMaps
+        fresh.summaries = summaries
         fresh.listed = listed
         return fresh
     }
 
-    func remove(_ nodes: [Int32]) {
+    /// Changes what the listed nodes among `touched` have cached, in place
+    /// and under the lock: `body` gets each one's field (passed through)
+    /// and summary; a summary it leaves empty is dropped.
+    func update(_ touched: [(node: Int32, field: UInt8)], _ body: (Int32, UInt8, inout Summary) -> Void) {
         lock.lock(); defer { lock.unlock() }
-        for node in nodes where Int(node) >> 6 < listed.count && listed[Int(node) >> 6] & (1 << UInt64(node & 63)) != 0 {
-            subtreeLists[node] = nil
-            ownLists[node] = nil
-            fieldMaps[node] = nil
-            listed[Int(node) >> 6] &= ~(1 << UInt64(node & 63))
+        for (node, field) in touched where isListed(node) {
+            let emptied: Bool = {
+                guard let index = summaries.index(forKey: node) else { return true }
+                body(node, field, &summaries.values[index])
+                return summaries.values[index].isEmpty
+            }()
+            if emptied {
+                summaries[node] = nil
+                listed[Int(node) >> 6] &= ~(1 << UInt64(node & 63))
+            }
         }
     }
 
     func subtree(_ node: Int32) -> [TopEntry]? {
         lock.lock(); defer { lock.unlock() }
-        return subtreeLists[node]
+        return summaries[node]?.subtree
     }
 
     func own(_ node: Int32) -> [TopEntry]? {
         lock.lock(); defer { lock.unlock() }
-        return ownLists[node]
-    }
-
-    func store(subtree list: [TopEntry], for node: Int32) {
-        lock.lock(); defer { lock.unlock() }
-        subtreeLists[node] = list
-        markListed(node)
+        return summaries[node]?.own
     }
 
     func fieldMap(_ node: Int32) -> [UInt8]? {
         lock.lock(); defer { lock.unlock() }
-        return fieldMaps[node]
+        return summaries[node]?.fieldMap
+    }
+
+    /// Keeps `list` as the node's subtree list; `tail` is its `ListTail`
+    /// (computed while the list is still in cache).
+    func store(subtree list: [TopEntry], tail: ListTail?, for node: Int32) {
+        lock.lock(); defer { lock.unlock() }
+        summaries[node, default: Summary()].subtree = list
+        summaries[node]!.subtreeTail = tail
+        markListed(node)
+    }
+
+    /// Keeps `list` as the node's own list, with its `ListTail`.
+    func store(own list: [TopEntry], tail: ListTail?, for node: Int32) {
+        lock.lock(); defer { lock.unlock() }
+        summaries[node, default: Summary()].own = list
+        summaries[node]!.ownTail = tail
+        markListed(node)
     }
 
     func store(fieldMap map: [UInt8], for node: Int32) {
         lock.lock(); defer { lock.unlock() }
-        fieldMaps[node] = map
+        summaries[node, default: Summary()].fieldMap = map
         markListed(node)
     }
 
     /// Bytes held by field maps (they dominate the cache's size).
     var fieldMapBytes: Int {
         lock.lock(); defer { lock.unlock() }
-        return fieldMaps.values.reduce(0) { $0 + $1.count }
+        return summaries.values.reduce(0) { $0 + ($1.fieldMap?.count ?? 0) }
     }
+}
 
-    func store(own list: [TopEntry], for node: Int32) {
-        lock.lock(); defer { lock.unlock() }
-        ownLists[node] = list
-        markListed(node)
+/// A best list's length and the static key of its last entry.
+struct ListTail: Sendable {
+    var count: Int
+    var last: StaticKey
+}
+
+/// A best-list entry's place in static order without its identifier: field,
+/// then more sources, shorter title, identifier's first bytes.
+struct StaticKey: Sendable {
+    var field: UInt8
+    var rank: StaticRank
+
+    /// Whether `self` ranks after `other` whatever their identifiers; false
+    /// when only the identifiers can tell.
+    func surelyFollows(_ other: StaticKey) -> Bool {
+        if field != other.field { return field > other.field }
+        if rank.sources != other.rank.sources { return rank.sources < other.rank.sources }
+        if rank.titleLength != other.rank.titleLength { return rank.titleLength > other.rank.titleLength }
+        return rank.identifierPrefix > other.rank.identifierPrefix
     }
 }

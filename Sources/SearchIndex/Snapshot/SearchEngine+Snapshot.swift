@@ -285,7 +285,16 @@ extension SearchEngine {
             }
             tables.append(table)
         }
-        topLists = TopListCache(subtree: tables[0], own: tables[1])
+        for table in tables {
+            for (node, list) in table {
+                guard Int(node) >= 0, Int(node) < trie.nodes.count,
+                    list.allSatisfy({ Int($0.doc) < ranks.count })
+                else {
+                    throw SnapshotError(.malformed, "a best list names a node or document the snapshot does not hold")
+                }
+            }
+        }
+        topLists = TopListCache(subtree: tables[0], own: tables[1], tail: listTail)
         guard try input.read(UInt64.self) == Self.snapshotMagic, input.isAtEnd else {
             throw SnapshotError(.malformed, "the snapshot does not end where its structures do")
         }

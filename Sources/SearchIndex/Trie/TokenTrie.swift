@@ -222,19 +222,23 @@ struct TokenTrie: Sendable {
     }
 
     /// Adds `delta` (±1) to the distinct-document count of every node on the
-    /// paths of one document's token nodes, each node once; returns those nodes.
+    /// paths of one document's token nodes, each node once; returns those
+    /// nodes, each with the best (least) of `fields` among the document's
+    /// tokens under it. The paths are walked best field first, so the first
+    /// token to reach a node is its best one and the walk can still stop at
+    /// the first node already counted.
     @discardableResult
-    mutating func countDocument(tokenNodes: [Int32], delta: Int) -> [Int32] {
+    mutating func countDocument(tokenNodes: [Int32], fields: [UInt8], delta: Int) -> [(node: Int32, field: UInt8)] {
         stampCounter &+= 1
         if stampCounter == 0 { stampCounter = 1 }
-        var touched: [Int32] = []
-        for start in tokenNodes {
-            var node = start
-            // Stop at the first node already counted: its ancestors are too.
+        var touched: [(node: Int32, field: UInt8)] = []
+        touched.reserveCapacity(tokenNodes.count * 2)
+        for token in tokenNodes.indices.sorted(by: { fields[$0] < fields[$1] }) {
+            var node = tokenNodes[token]
             while node >= 0, nodes[Int(node)].stamp != stampCounter {
                 nodes[Int(node)].stamp = stampCounter
                 nodes[Int(node)].documentCount += delta
-                touched.append(node)
+                touched.append((node, fields[token]))
                 node = nodes[Int(node)].parent
             }
         }
