@@ -28,6 +28,10 @@ import Testing
         let keystrokes = try #require(json["keystrokeMicroseconds"] as? [String: Int])
         #expect(Set(keystrokes.keys) == ["p50", "p99", "max"])
         #expect(keystrokes["p50"]! <= keystrokes["p99"]! && keystrokes["p99"]! <= keystrokes["max"]!)
+        // A keystroke right after a one-item insert (an import behind the search bar).
+        let afterUpdate = try #require(json["keystrokeAfterUpdateMicroseconds"] as? [String: Int])
+        #expect(Set(afterUpdate.keys) == ["p50", "max"])
+        #expect(afterUpdate["p50"]! <= afterUpdate["max"]!)
     }
 
     @Test func aSavedIndexIsTypedOnAndLeftAsItWas() throws {
@@ -42,6 +46,7 @@ import Testing
         #expect(json["keystrokes"] as? Int == 15)
         #expect(json["insertMicroseconds"] is Int)
         #expect((json["keystrokeMicroseconds"] as? [String: Int])?["p90"] != nil)
+        #expect((json["keystrokeAfterUpdateMicroseconds"] as? [String: Int])?["p50"] != nil)
         // The updates it timed (copies of items under new identifiers)
         // changed only its own copy of the engine.
         #expect(try cli.ids("cozo") == before)
