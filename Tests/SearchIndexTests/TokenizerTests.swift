@@ -62,3 +62,45 @@ import Testing
         #expect(Tokenizer.indexTokens(text) == general(text))
     }
 }
+
+/// A document's distinct tokens: first-seen order, each with its best field,
+/// whether it has a few tokens or more than the short linear search holds,
+/// and with tokens that share their first eight bytes.
+@Suite struct DocumentTokenTests {
+    func expected(_ sets: [AttributeSet]) -> (tokens: [String], fields: [Field]) {
+        var best: [String: Field] = [:]
+        var order: [String] = []
+        for attributes in sets {
+            for (field, text) in FieldText.texts(of: attributes) {
+                for token in Tokenizer.indexTokens(text) {
+                    if let seen = best[token.text] {
+                        best[token.text] = min(seen, field)
+                    } else {
+                        best[token.text] = field
+                        order.append(token.text)
+                    }
+                }
+            }
+        }
+        return (order, order.map { best[$0]! })
+    }
+
+    @Test(arguments: [5, 63, 64, 65, 200])
+    func distinctTokensKeepFirstOrderAndBestField(words: Int) {
+        let vocabulary = (0..<words).map { "internationalisation\($0 % 7)x\($0)" } + ["cozo", "cozona", "cozonatural"]
+        let description = vocabulary.reversed().joined(separator: " ")
+        let sets = [
+            AttributeSet(title: vocabulary.prefix(3).joined(separator: " ") + " cozo", contentDescription: description,
+                         keywords: ["cozonatural", vocabulary[words / 2]]),
+            AttributeSet(title: vocabulary.last, contentDescription: "cozo \(vocabulary[0]) \(vocabulary[words / 3]) \(vocabulary[words / 3])"),
+        ]
+        let document = Document(
+            uniqueIdentifier: "d", title: "t", titleLength: 1, contentType: "public.item", domainIdentifier: nil,
+            sources: [.item], expirationDate: nil, visibility: .public, attributes: sets[0]
+        ).withTokens(from: sets)
+        let (tokens, fields) = expected(sets)
+        #expect(document.pendingTokens == tokens)
+        #expect(document.pendingFields == fields)
+        #expect(Set(tokens).count == tokens.count && tokens.count >= words)
+    }
+}
