@@ -37,73 +37,77 @@ extension SearchEngine {
     /// Puts the document in `slot` (whose tokens were just added) into the
     /// lists and maps of the listed nodes among `touched`.
     func addToTopLists(_ slot: UInt32, touched: [(node: Int32, field: UInt8)], tokenNodes: [Int32], tokenFields: [UInt8]) {
-        ranks.withUnsafeBufferPointer { ranks in
-        trie.nodes.withUnsafeBufferPointer { nodes in
-            // Plain values only in the loop: a method of the engine called
-            // in it would copy the engine (a retain per array) each time.
-            let lists = ListUpkeep(ranks: ranks, documents: documents)
-            let rank = ranks[Int(slot)]
-            topLists.update(touched) { node, field, summary in
-                if summary.subtree != nil {
-                    // The document was just counted under the node.
-                    lists.insert(TopEntry(doc: slot, field: field), StaticKey(field: field, rank: rank),
-                                 into: &summary.subtree!, tail: &summary.subtreeTail, completeCount: nodes[Int(node)].documentCount - 1)
-                }
-                if summary.own != nil, let token = tokenNodes.firstIndex(of: node) {
-                    // Its posting was just added to the node's own list.
-                    let field = tokenFields[token]
-                    lists.insert(TopEntry(doc: slot, field: field), StaticKey(field: field, rank: rank),
-                                 into: &summary.own!, tail: &summary.ownTail, completeCount: nodes[Int(node)].postings.count - 1)
-                }
-                if summary.fieldMap != nil {
-                    if Int(slot) >= summary.fieldMap!.count {
-                        summary.fieldMap!.append(contentsOf: repeatElement(Self.noField, count: Int(slot) + 1 - summary.fieldMap!.count))
-                    }
-                    summary.fieldMap![Int(slot)] = min(summary.fieldMap![Int(slot)], field)
-                }
+        updateTopLists(of: slot, touched: touched) { lists, node, field, summary in
+            if summary.subtree != nil {
+                // The document was just counted under the node.
+                lists.insert(TopEntry(doc: slot, field: field), into: &summary.subtree!, tail: &summary.subtreeTail,
+                             completeCount: lists.nodes[Int(node)].documentCount - 1)
             }
-        }}
+            if summary.own != nil, let token = tokenNodes.firstIndex(of: node) {
+                // Its posting was just added to the node's own list.
+                lists.insert(TopEntry(doc: slot, field: tokenFields[token]), into: &summary.own!, tail: &summary.ownTail,
+                             completeCount: lists.nodes[Int(node)].postings.count - 1)
+            }
+            if summary.fieldMap != nil {
+                if Int(slot) >= summary.fieldMap!.count {
+                    summary.fieldMap!.append(contentsOf: repeatElement(Self.noField, count: Int(slot) + 1 - summary.fieldMap!.count))
+                }
+                summary.fieldMap![Int(slot)] = min(summary.fieldMap![Int(slot)], field)
+            }
+        }
     }
 
     /// Takes the document in `slot` out of the lists and maps of the listed
     /// nodes among `touched`; called after its documents were uncounted and
     /// before its postings go.
     func removeFromTopLists(_ slot: UInt32, touched: [(node: Int32, field: UInt8)], tokenNodes: [Int32], tokenFields: [UInt8]) {
+        updateTopLists(of: slot, touched: touched) { lists, node, field, summary in
+            let documentCount = lists.nodes[Int(node)].documentCount
+            guard documentCount > 0 else {
+                summary = TopListCache.Summary()
+                return
+            }
+            if summary.subtree != nil,
+                !lists.remove(TopEntry(doc: slot, field: field), from: &summary.subtree!, tail: &summary.subtreeTail,
+                              completeCount: documentCount + 1)
+            {
+                summary.subtree = nil
+            }
+            // The posting is still there.
+            if summary.own != nil, let token = tokenNodes.firstIndex(of: node),
+                !lists.remove(TopEntry(doc: slot, field: tokenFields[token]), from: &summary.own!, tail: &summary.ownTail,
+                              completeCount: lists.nodes[Int(node)].postings.count)
+            {
+                summary.own = nil
+            }
+            if summary.fieldMap != nil, Int(slot) < summary.fieldMap!.count { summary.fieldMap![Int(slot)] = Self.noField }
+        }
+    }
+
+    /// Runs `body` on the summary of each listed node among `touched` (with
+    /// its field), giving it plain views of the engine: a method of the
+    /// engine called in the loop would copy the engine (a retain per array)
+    /// each time.
+    private func updateTopLists(
+        of slot: UInt32, touched: [(node: Int32, field: UInt8)],
+        _ body: (ListUpkeep, Int32, UInt8, inout TopListCache.Summary) -> Void
+    ) {
         ranks.withUnsafeBufferPointer { ranks in
         trie.nodes.withUnsafeBufferPointer { nodes in
-            let lists = ListUpkeep(ranks: ranks, documents: documents)
-            let rank = ranks[Int(slot)]
-            topLists.update(touched) { node, field, summary in
-                let documentCount = nodes[Int(node)].documentCount
-                guard documentCount > 0 else {
-                    summary = TopListCache.Summary()
-                    return
-                }
-                if summary.subtree != nil {
-                    if !lists.remove(TopEntry(doc: slot, field: field), StaticKey(field: field, rank: rank), from: &summary.subtree!,
-                                     tail: &summary.subtreeTail, completeCount: documentCount + 1) {
-                        summary.subtree = nil
-                    }
-                }
-                if summary.own != nil, let token = tokenNodes.firstIndex(of: node) {
-                    let field = tokenFields[token]
-                    // The posting is still there.
-                    if !lists.remove(TopEntry(doc: slot, field: field), StaticKey(field: field, rank: rank), from: &summary.own!,
-                                     tail: &summary.ownTail, completeCount: nodes[Int(node)].postings.count) {
-                        summary.own = nil
-                    }
-                }
-                if summary.fieldMap != nil, Int(slot) < summary.fieldMap!.count { summary.fieldMap![Int(slot)] = Self.noField }
-            }
+            let lists = ListUpkeep(ranks: ranks, nodes: nodes, documents: documents, rank: ranks[Int(slot)])
+            topLists.update(touched) { node, field, summary in body(lists, node, field, &summary) }
         }}
     }
 }
 
-/// Best-list changes in static order, read through plain views of the
-/// engine's ranks and documents.
+/// Best-list changes for one document, in static order, read through plain
+/// views of the engine's ranks, trie nodes and documents.
 private struct ListUpkeep {
     let ranks: UnsafeBufferPointer<StaticRank>
+    let nodes: UnsafeBufferPointer<TokenTrie.Node>
     let documents: [Document?]
+    /// Static rank of the document being changed.
+    let rank: StaticRank
     let capacity = TopListCache.capacity
 
     func precedes(_ a: TopEntry, _ b: TopEntry) -> Bool {
@@ -129,12 +133,13 @@ private struct ListUpkeep {
         return tail
     }
 
-    /// Whether `entry` (with static key `key`) ranks after every entry of
+    /// Whether `entry` (of the document being changed) ranks after every entry of
     /// `list`, most often told by the remembered key of its last entry:
     /// each comparison of ranks reads another document's, a cache miss at
     /// a million items, and most changes pass through dozens of lists
     /// without entering them.
-    func follows(_ entry: TopEntry, _ key: StaticKey, _ list: [TopEntry], tail: inout ListTail?) -> Bool {
+    func follows(_ entry: TopEntry, _ list: [TopEntry], tail: inout ListTail?) -> Bool {
+        let key = StaticKey(field: entry.field, rank: rank)
         guard let known = self.tail(of: list, &tail) else { return true }
         if key.surelyFollows(known.last) { return true }
         if known.last.surelyFollows(key) { return false }
@@ -143,13 +148,13 @@ private struct ListUpkeep {
 
     /// Puts `entry` in `list`, which held every document of its subtree if
     /// it had `completeCount` entries.
-    func insert(_ entry: TopEntry, _ key: StaticKey, into list: inout [TopEntry], tail: inout ListTail?, completeCount: Int) {
-        if follows(entry, key, list, tail: &tail) {
+    func insert(_ entry: TopEntry, into list: inout [TopEntry], tail: inout ListTail?, completeCount: Int) {
+        if follows(entry, list, tail: &tail) {
             let count = tail?.count ?? 0
             // A truncated list says nothing of what ranks after its last entry.
             if count == completeCount && count < capacity {
                 list.append(entry)
-                tail = ListTail(count: count + 1, last: key)
+                tail = ListTail(count: count + 1, last: StaticKey(field: entry.field, rank: rank))
             }
             return
         }
@@ -161,9 +166,9 @@ private struct ListUpkeep {
     /// Takes `entry` out of `list`, which held every document of its
     /// subtree if it had `completeCount` entries; false when the list must
     /// be dropped instead (too short to serve, or not what it should be).
-    func remove(_ entry: TopEntry, _ key: StaticKey, from list: inout [TopEntry], tail: inout ListTail?, completeCount: Int) -> Bool {
+    func remove(_ entry: TopEntry, from list: inout [TopEntry], tail: inout ListTail?, completeCount: Int) -> Bool {
         let count = self.tail(of: list, &tail)?.count ?? 0
-        if !follows(entry, key, list, tail: &tail), case let at = position(of: entry, in: list), at < list.count, list[at] == entry {
+        if !follows(entry, list, tail: &tail), case let at = position(of: entry, in: list), at < list.count, list[at] == entry {
             list.remove(at: at)
             tail = nil
             return list.count == completeCount - 1 || list.count >= capacity / 2
