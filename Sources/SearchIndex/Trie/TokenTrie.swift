@@ -233,13 +233,17 @@ struct TokenTrie: Sendable {
         if stampCounter == 0 { stampCounter = 1 }
         var touched: [(node: Int32, field: UInt8)] = []
         touched.reserveCapacity(tokenNodes.count * 2)
-        for token in tokenNodes.indices.sorted(by: { fields[$0] < fields[$1] }) {
-            var node = tokenNodes[token]
-            while node >= 0, nodes[Int(node)].stamp != stampCounter {
-                nodes[Int(node)].stamp = stampCounter
-                nodes[Int(node)].documentCount += delta
-                touched.append((node, fields[token]))
-                node = nodes[Int(node)].parent
+        // A pass per field value (a handful), not a sort: this runs once per
+        // document indexed.
+        for field in 0...(fields.max() ?? 0) {
+            for token in tokenNodes.indices where fields[token] == field {
+                var node = tokenNodes[token]
+                while node >= 0, nodes[Int(node)].stamp != stampCounter {
+                    nodes[Int(node)].stamp = stampCounter
+                    nodes[Int(node)].documentCount += delta
+                    touched.append((node, field))
+                    node = nodes[Int(node)].parent
+                }
             }
         }
         return touched
