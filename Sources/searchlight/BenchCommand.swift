@@ -56,14 +56,26 @@ struct BenchCommand: ParsableCommand {
         return timings
     }
 
+    /// The `i`th of `count` items taken evenly across `items`, under the
+    /// identifier `identifier`: a new item to insert and delete again.
+    private static func copy(_ i: Int, of count: Int, from items: [SearchableItem], as identifier: String) -> SearchableItem {
+        var copy = items[i * max(1, items.count / count) % items.count]
+        copy.uniqueIdentifier = identifier
+        return copy
+    }
+
+    /// Median and maximum of ascending timings, in whole microseconds.
+    private static func medianAndMax(_ timings: [Double]) -> [String: Int] {
+        ["p50": Int(percentile(50, of: timings)), "max": Int(timings.last ?? 0)]
+    }
+
     /// Times, in microseconds and ascending, of 200 one-item inserts and
     /// deletes on the full index (each a copy of an item under a new identifier).
     private static func timeUpdates(on engine: inout SearchEngine, copying items: [SearchableItem]) -> (inserts: [Double], deletes: [Double]) {
         var inserts: [Double] = []
         var deletes: [Double] = []
         for i in 0..<200 {
-            var copy = items[i * max(1, items.count / 200) % max(items.count, 1)]
-            copy.uniqueIdentifier = "bench/\(i)"
+            let copy = Self.copy(i, of: 200, from: items, as: "bench/\(i)")
             var start = DispatchTime.now().uptimeNanoseconds
             engine.index([copy])
             inserts.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
@@ -81,8 +93,7 @@ struct BenchCommand: ParsableCommand {
     private func timeKeystrokesAfterUpdates(on engine: inout SearchEngine, copying items: [SearchableItem]) -> [Double] {
         var timings: [Double] = []
         for i in 0..<50 {
-            var copy = items[i * max(1, items.count / 50) % max(items.count, 1)]
-            copy.uniqueIdentifier = "bench/after/\(i)"
+            let copy = Self.copy(i, of: 50, from: items, as: "bench/after/\(i)")
             engine.index([copy])
             let letter = copy.attributeSet.title.flatMap { $0.lowercased().first { $0.isLetter } } ?? "a"
             let start = DispatchTime.now().uptimeNanoseconds
@@ -119,7 +130,7 @@ struct BenchCommand: ParsableCommand {
             "items": engine.documentCount, "keystrokes": latencies.count,
             "keystrokeMicroseconds": ["p50": percentile(50), "p90": percentile(90), "p99": percentile(99), "max": percentile(100)],
             "insertMicroseconds": Int(Self.percentile(50, of: inserts)), "deleteMicroseconds": Int(Self.percentile(50, of: deletes)),
-            "keystrokeAfterUpdateMicroseconds": ["p50": Int(Self.percentile(50, of: afterUpdates)), "max": Int(afterUpdates.last ?? 0)],
+            "keystrokeAfterUpdateMicroseconds": Self.medianAndMax(afterUpdates),
         ]
         if json { try Output.json(report); return }
         printSlowest(timings)
@@ -188,9 +199,7 @@ struct BenchCommand: ParsableCommand {
                 ],
                 "insertMicroseconds": Int(inserts.isEmpty ? 0 : inserts[inserts.count / 2]),
                 "deleteMicroseconds": Int(deletes.isEmpty ? 0 : deletes[deletes.count / 2]),
-                "keystrokeAfterUpdateMicroseconds": [
-                    "p50": Int(Self.percentile(50, of: afterUpdates)), "max": Int(afterUpdates.last ?? 0),
-                ],
+                "keystrokeAfterUpdateMicroseconds": Self.medianAndMax(afterUpdates),
                 "peakRSSBytes": peakRSS(),
                 "coldStartMilliseconds": coldMilliseconds,
                 "firstStartMilliseconds": firstStartMilliseconds,

@@ -21,11 +21,10 @@ extension SearchEngine {
     /// Static order of two entries of best lists, read through a view of the ranks.
     @inline(__always)
     static func staticPrecedes(_ a: TopEntry, _ b: TopEntry, ranks: UnsafeBufferPointer<StaticRank>, documents: [Document?]) -> Bool {
+        // Fields differ most often, and tell without reading either rank.
         if a.field != b.field { return a.field < b.field }
-        let ra = ranks[Int(a.doc)], rb = ranks[Int(b.doc)]
-        if ra.sources != rb.sources { return ra.sources > rb.sources }
-        if ra.titleLength != rb.titleLength { return ra.titleLength < rb.titleLength }
-        if ra.identifierPrefix != rb.identifierPrefix { return ra.identifierPrefix < rb.identifierPrefix }
+        let order = StaticKey(field: a.field, rank: ranks[Int(a.doc)]).compare(StaticKey(field: b.field, rank: ranks[Int(b.doc)]))
+        if order != 0 { return order < 0 }
         return RankingKey.identifierPrecedes(documents[Int(a.doc)]!.uniqueIdentifier, documents[Int(b.doc)]!.uniqueIdentifier)
     }
 
@@ -48,7 +47,7 @@ extension SearchEngine {
 
     /// The length of a best list and its last entry's static key.
     func listTail(_ list: [TopEntry]) -> ListTail? {
-        list.last.map { ListTail(count: list.count, last: StaticKey(field: $0.field, rank: ranks[Int($0.doc)])) }
+        ranks.withUnsafeBufferPointer { ListTail(of: list, ranks: $0) }
     }
 
     /// The best documents among the node's own postings (whole-word matches).

@@ -128,9 +128,7 @@ private struct ListUpkeep {
 
     /// The list's length and last key, read once and remembered in `tail`.
     func tail(of list: [TopEntry], _ tail: inout ListTail?) -> ListTail? {
-        if tail == nil, let last = list.last {
-            tail = ListTail(count: list.count, last: StaticKey(field: last.field, rank: ranks[Int(last.doc)]))
-        }
+        if tail == nil { tail = ListTail(of: list, ranks: ranks) }
         return tail
     }
 
@@ -142,9 +140,8 @@ private struct ListUpkeep {
     func follows(_ entry: TopEntry, _ list: [TopEntry], tail: inout ListTail?) -> Bool {
         let key = StaticKey(field: entry.field, rank: rank)
         guard let known = self.tail(of: list, &tail) else { return true }
-        if key.surelyFollows(known.last) { return true }
-        if known.last.surelyFollows(key) { return false }
-        return precedes(list[list.count - 1], entry)
+        let order = key.compare(known.last)
+        return order != 0 ? order > 0 : precedes(list[list.count - 1], entry)
     }
 
     /// Puts `entry` in `list`, which held every document of its subtree if

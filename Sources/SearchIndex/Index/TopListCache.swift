@@ -110,13 +110,10 @@ final class TopListCache: @unchecked Sendable {
     func update(_ touched: [(node: Int32, field: UInt8)], _ body: (Int32, UInt8, inout Summary) -> Void) {
         lock.lock(); defer { lock.unlock() }
         for (node, field) in touched where isListed(node) {
-            let emptied: Bool = {
-                guard let index = summaries.index(forKey: node) else { return true }
-                body(node, field, &summaries.values[index])
-                return summaries.values[index].isEmpty
-            }()
-            if emptied {
-                summaries[node] = nil
+            guard let index = summaries.index(forKey: node) else { continue }
+            body(node, field, &summaries.values[index])
+            if summaries.values[index].isEmpty {
+                summaries.remove(at: index)
                 listed[Int(node) >> 6] &= ~(1 << UInt64(node & 63))
             }
         }
@@ -171,6 +168,18 @@ final class TopListCache: @unchecked Sendable {
 struct ListTail: Sendable {
     var count: Int
     var last: StaticKey
+
+    /// The tail of `list` (nil when it is empty), its last entry's rank read from `ranks`.
+    init?(of list: [TopEntry], ranks: UnsafeBufferPointer<StaticRank>) {
+        guard let last = list.last else { return nil }
+        self.count = list.count
+        self.last = StaticKey(field: last.field, rank: ranks[Int(last.doc)])
+    }
+
+    init(count: Int, last: StaticKey) {
+        self.count = count
+        self.last = last
+    }
 }
 
 /// A best-list entry's place in static order without its identifier: field,
@@ -179,12 +188,15 @@ struct StaticKey: Sendable {
     var field: UInt8
     var rank: StaticRank
 
-    /// Whether `self` ranks after `other` whatever their identifiers; false
-    /// when only the identifiers can tell.
-    func surelyFollows(_ other: StaticKey) -> Bool {
-        if field != other.field { return field > other.field }
-        if rank.sources != other.rank.sources { return rank.sources < other.rank.sources }
-        if rank.titleLength != other.rank.titleLength { return rank.titleLength > other.rank.titleLength }
-        return rank.identifierPrefix > other.rank.identifierPrefix
+    /// Negative when `self` ranks first, positive when `other` does, zero
+    /// when only the whole identifiers can tell. The one statement of the
+    /// static order (`SearchEngine.staticPrecedes` adds the identifier).
+    @inline(__always)
+    func compare(_ other: StaticKey) -> Int {
+        if field != other.field { return field < other.field ? -1 : 1 }
+        if rank.sources != other.rank.sources { return rank.sources > other.rank.sources ? -1 : 1 }
+        if rank.titleLength != other.rank.titleLength { return rank.titleLength < other.rank.titleLength ? -1 : 1 }
+        if rank.identifierPrefix != other.rank.identifierPrefix { return rank.identifierPrefix < other.rank.identifierPrefix ? -1 : 1 }
+        return 0
     }
 }
