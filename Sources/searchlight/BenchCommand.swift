@@ -56,6 +56,11 @@ struct BenchCommand: ParsableCommand {
         return timings
     }
 
+    /// Updates are timed on copies of the items: none, nothing to time.
+    private static func nothingToTime(_ path: String) -> CommandFailure {
+        CommandFailure(message: "\(path): no items to time updates with", code: ExitStatus.badData)
+    }
+
     /// The `i`th of `count` items taken evenly across `items`, under the
     /// identifier `identifier`: a new item to insert and delete again.
     private static func copy(_ i: Int, of count: Int, from items: [SearchableItem], as identifier: String) -> SearchableItem {
@@ -124,6 +129,7 @@ struct BenchCommand: ParsableCommand {
         func percentile(_ p: Double) -> Int { Int(Self.percentile(p, of: latencies)) }
         // Updates on this process's copy of the engine: the saved index is not changed.
         let items = engine.records.keys.sorted().prefix(20_000).compactMap { engine.records[$0]?.item }
+        guard !items.isEmpty else { throw Self.nothingToTime(path) }
         let (inserts, deletes) = Self.timeUpdates(on: &engine, copying: items)
         let afterUpdates = timeKeystrokesAfterUpdates(on: &engine, copying: items)
         let report: [String: Any] = [
@@ -142,6 +148,7 @@ struct BenchCommand: ParsableCommand {
             guard let corpus else { return try runOnSavedIndex(savedIndex!) }
             let loadStart = Date()
             let items = try ItemImporter.items(atPath: corpus)
+            guard !items.isEmpty else { throw Self.nothingToTime(corpus) }
             let parseSeconds = Date().timeIntervalSince(loadStart)
             let buildStart = Date()
             var engine = SearchEngine()

@@ -53,6 +53,21 @@ import Testing
         #expect(try cli.run(["index", "stats", "--json"]).json?["results"] as? Int == countBefore)
     }
 
+    @Test func aCorpusOrIndexWithoutItemsIsRefusedInOneLine() throws {
+        let cli = CLI()
+        let (_, queries) = try workload(cli)
+        let empty = try cli.write("empty.jsonl", "")
+        let run = try cli.run(["bench", "--corpus", empty, "--queries", queries, "--json"], withIndex: false)
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.stderr.contains("empty.jsonl: no items to time"))
+        #expect(run.stderr.split(separator: "\n").count == 1)
+        // A saved index emptied by the user.
+        #expect(try cli.run(["index", "delete", "--all"]).status == 0)
+        let saved = try cli.run(["bench", "--saved-index", cli.indexPath, "--queries", queries, "--json"], withIndex: false)
+        #expect(saved.status == 65, "\(saved.stderr)")
+        #expect(saved.stderr.contains("no items to time"))
+    }
+
     @Test func oneSourceOfItemsIsRequired() throws {
         let cli = CLI()
         let (corpus, queries) = try workload(cli)
