@@ -225,6 +225,39 @@ func activity(for id: String, eligible: Bool = true) -> UserActivity {
         expectExact("re-indexed and churned")
     }
 
+    /// A batch puts its documents' tokens into the trie in one pass; one
+    /// item at a time puts them token by token. Users must not tell the two
+    /// apart: the same answers and totals, with cold lists or warm ones.
+    @Test func aBatchAnswersAsOneItemAtATimeDoes() {
+        let items = corpus(31, count: 1_200)
+        var batched = engine(items)
+        var single = SearchEngine()
+        for item in items { single.index([item]) }
+        let queries = ["k", "ka", "kar", "karen", "karne", "sa lo", "to mi", "s", "lo k", "renkar"]
+        func expectSame(_ stage: String) {
+            for query in queries {
+                let a = batched.search(SearchQuery(query, limit: 30, now: referenceNow))
+                let b = single.search(SearchQuery(query, limit: 30, now: referenceNow))
+                #expect(a.results.map(\.uniqueIdentifier) == b.results.map(\.uniqueIdentifier), "\(stage): \(query)")
+                #expect(a.total == b.total, "\(stage): total of \(query)")
+            }
+        }
+        expectSame("built")
+        batched.topListThreshold = 10
+        single.topListThreshold = 10
+        batched.warmTopLists()
+        single.warmTopLists()
+        // Replacements and new items while the lists are warm.
+        let changes = corpus(32, count: 300).enumerated().map { offset, replacement in
+            var changed = replacement
+            if offset % 2 == 0 { changed.uniqueIdentifier = items[offset * 3].uniqueIdentifier }
+            return changed
+        }
+        batched.index(changes)
+        for item in changes { single.index([item]) }
+        expectSame("changed with warm lists")
+    }
+
     @Test func aCopyKeepsItsOwnAnswersWhenTheOriginalChanges() {
         var original = engine(corpus(5, count: 600))
         original.topListThreshold = 10

@@ -82,4 +82,54 @@ import Testing
             #expect(read.byteCount == text.utf8.count, "\(text)")
         }
     }
+
+    /// A batch insert must leave the trie a one-at-a-time insert would:
+    /// the same tokens, each node's postings in the same order, the same
+    /// subtree counts, and each posting where the returned place says.
+    @Test(arguments: [1, 2, 3])
+    func batchInsertBuildsTheTrieOfOneAtATime(seed: UInt64) {
+        var generator = SeededGenerator(seed: seed)
+        // Shared prefixes, repeats, prefixes of each other, equal eight-byte
+        // heads with different tails, wide scalars.
+        let stems = ["br", "bren", "brent", "abcdefgh", "abcdefghij", "abcdefghik", "北极", "北极光", "zoë", "z", "ëë"]
+        func token() -> String {
+            let stem = stems.randomElement(using: &generator)!
+            return stem + String(repeating: "t", count: Int.random(in: 0...2, using: &generator))
+        }
+        var single = TokenTrie()
+        var batched = TokenTrie()
+        // Both start from the same history, with freed nodes to reuse.
+        for doc in 0..<40 {
+            let word = token() + "x\(doc)"
+            let a = single.insert(word, posting: .init(doc: UInt32(doc), field: 1))
+            let b = batched.insert(word, posting: .init(doc: UInt32(doc), field: 1))
+            if doc % 3 == 0 {
+                single.remove(doc: UInt32(doc), from: a)
+                batched.remove(doc: UInt32(doc), from: b)
+            }
+        }
+        let tokens = (0..<500).map { _ in token() }
+        let postings = tokens.indices.map { TokenTrie.Posting(doc: UInt32(100 + $0 / 7), field: UInt8($0 % 4)) }
+        for (token, posting) in zip(tokens, postings) { single.insert(token, posting: posting) }
+        let (nodes, places) = batched.insertPostings(tokens, heads: tokens.map { TokenArena.head(of: $0) }, postings: postings)
+        for index in tokens.indices {
+            #expect(batched[nodes[index]].postings[Int(places[index])] == postings[index])
+            #expect(batched.token(at: nodes[index]) == tokens[index])
+        }
+        func contents(_ trie: TokenTrie) -> [String: (postings: [TokenTrie.Posting], subtree: Int)] {
+            var out: [String: (postings: [TokenTrie.Posting], subtree: Int)] = [:]
+            var stack: [Int32] = [TokenTrie.root]
+            while let node = stack.popLast() {
+                out[trie.token(at: node)] = (trie[node].postings, trie[node].subtreeCount)
+                stack.append(contentsOf: trie[node].children.map(\.node))
+            }
+            return out
+        }
+        let expected = contents(single), actual = contents(batched)
+        #expect(Set(actual.keys) == Set(expected.keys))
+        for (token, node) in expected {
+            #expect(actual[token]?.postings == node.postings, "postings of \(token)")
+            #expect(actual[token]?.subtree == node.subtree, "subtree count of \(token)")
+        }
+    }
 }

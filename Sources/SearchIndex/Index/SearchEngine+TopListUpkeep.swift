@@ -35,9 +35,12 @@ import Foundation
 /// key remembered but the length read off the list, an insert at 100k
 /// items took 108 µs; with both in the summary, 62 µs).
 extension SearchEngine {
-    /// Puts the document in `slot` (whose tokens were just added) into the
-    /// lists and maps of the listed nodes among `touched`.
-    func addToTopLists(_ slot: UInt32, touched: [(node: Int32, field: UInt8)], tokenNodes: [Int32], tokenFields: [UInt8]) {
+    /// Puts the document in `slot` (whose postings were added at
+    /// `tokenPlaces` and who was just counted) into the lists and maps of
+    /// the listed nodes among `touched`.
+    func addToTopLists(
+        _ slot: UInt32, touched: [(node: Int32, field: UInt8)], tokenNodes: [Int32], tokenFields: [UInt8], tokenPlaces: [UInt32]
+    ) {
         updateTopLists(of: slot, touched: touched) { lists, node, field, summary in
             if summary.subtree != nil {
                 // The document was just counted under the node.
@@ -45,9 +48,10 @@ extension SearchEngine {
                              completeCount: lists.nodes[Int(node)].documentCount - 1)
             }
             if summary.own != nil, let token = tokenNodes.firstIndex(of: node) {
-                // Its posting was just added to the node's own list.
+                // The postings before its own are the ones the list has
+                // seen (a batch adds the postings of later documents first).
                 lists.insert(TopEntry(doc: slot, field: tokenFields[token]), into: &summary.own!, tail: &summary.ownTail,
-                             completeCount: lists.nodes[Int(node)].postings.count - 1)
+                             completeCount: Int(tokenPlaces[token]))
             }
             if summary.fieldMap != nil {
                 if Int(slot) >= summary.fieldMap!.count {

@@ -164,6 +164,81 @@ struct TokenTrie: Sendable {
         return (node, position)
     }
 
+    /// Adds `postings[i]` for `tokens[i]` (whose heads are `heads[i]`), as
+    /// `insertPosting` on each in turn would, and returns each one's node
+    /// and position.
+    ///
+    /// One token at a time, every posting walks from the root, and at a
+    /// million items most steps miss the cache (two fifths of a bulk
+    /// import). Here the tokens are taken in the order of their first eight
+    /// bytes, so each walk starts where it leaves the previous token's path,
+    /// and a token repeated in the batch is walked once:
+    ///
+    /// ```
+    ///  walk order   steps taken
+    ///  bren         root → b → r → e → n
+    ///  brent        n → t
+    ///  brent        none: the same node
+    ///  brett        back up to e → t → t
+    ///  cozo         back up to root → c → o → z → o
+    /// ```
+    ///
+    /// Subtree counts are gathered along the kept path and added once when
+    /// a node leaves it. Equal tokens keep the batch's order, so a node's
+    /// postings end up in the order `insertPosting` would give them (and a
+    /// posting's place counts the batch's postings before it there).
+    mutating func insertPostings(_ tokens: [String], heads: [UInt64], postings: [Posting]) -> (nodes: [Int32], places: [UInt32]) {
+        precondition(tokens.count == heads.count && heads.count == postings.count)
+        // By head, then batch order: equal tokens stay in batch order, and
+        // tokens that only differ past their eighth byte may interleave,
+        // which costs a few steps of walk, not correctness. Comparing plain
+        // pairs is several times cheaper than comparing strings.
+        var keyed = tokens.indices.map { (head: heads[$0], index: UInt32($0)) }
+        keyed.sort { $0 < $1 }
+        let order = keyed.map { Int($0.index) }
+        var nodesOut = [Int32](repeating: Self.root, count: tokens.count)
+        var placesOut = [UInt32](repeating: 0, count: tokens.count)
+        // The previous token's path below the root, with the postings added
+        // under each node since it joined the path.
+        var path: [(scalar: UInt32, node: Int32, gain: Int)] = []
+        var rootGain = 0
+        func leave(below depth: Int) {
+            while path.count > depth {
+                let last = path.removeLast()
+                nodes[Int(last.node)].subtreeCount += last.gain
+                if path.isEmpty { rootGain += last.gain } else { path[path.count - 1].gain += last.gain }
+            }
+        }
+        for index in order {
+            var node = Self.root
+            var depth = 0
+            var onPath = true
+            for scalar in tokens[index].unicodeScalars {
+                let value = scalar.value
+                if onPath {
+                    if depth < path.count, path[depth].scalar == value {
+                        node = path[depth].node
+                        depth += 1
+                        continue
+                    }
+                    leave(below: depth)
+                    onPath = false
+                }
+                node = child(of: node, value) ?? makeChild(of: node, scalar: value)
+                path.append((value, node, 0))
+                depth += 1
+            }
+            if onPath { leave(below: depth) }
+            if depth == 0 { rootGain += 1 } else { path[depth - 1].gain += 1 }
+            placesOut[index] = UInt32(nodes[Int(node)].postings.count)
+            nodesOut[index] = node
+            nodes[Int(node)].postings.append(postings[index])
+        }
+        leave(below: 0)
+        nodes[Int(Self.root)].subtreeCount += rootGain
+        return (nodesOut, placesOut)
+    }
+
     /// Removes `doc`'s posting from `node` and prunes the path if it is left empty.
     mutating func remove(doc: UInt32, from node: Int32) {
         guard let index = nodes[Int(node)].postings.firstIndex(where: { $0.doc == doc }) else { return }
