@@ -85,12 +85,28 @@ extension SearchEngine {
     /// that no keystroke pays for the first computation (after a bulk load, say).
     public func warmTopLists() {
         let mapsServe = documents.count >= fieldMapQueryMinimumSlots
-        var stack: [Int32] = [TokenTrie.root]
+        // Subtrees under different first scalars share no list or map: the
+        // cores warm them apart, largest first, dealt out in turn.
+        let starts = trie[TokenTrie.root].children.map(\.node)
+            .filter { trie[$0].documentCount > topListThreshold }
+            .sorted { trie[$0].documentCount > trie[$1].documentCount }
+        let workers = min(Self.workerCount, starts.count)
+        guard workers > 1 else { return warm(from: starts, mapsServe: mapsServe) }
+        let engine = self
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            let share = stride(from: worker, to: starts.count, by: workers).map { starts[$0] }
+            engine.warm(from: share, mapsServe: mapsServe)
+        }
+    }
+
+    /// Fills the lists and maps of `starts` and of every large subtree below them.
+    private func warm(from starts: [Int32], mapsServe: Bool) {
+        var stack = starts
         while let node = stack.popLast() {
+            _ = subtreeTopList(node)
+            if trie[node].postings.count > TopListCache.capacity { _ = ownTopList(node) }
+            if mapsServe, trie[node].documentCount >= fieldMapMinimum { _ = subtreeFieldMap(node) }
             for child in trie[node].children where trie[child.node].documentCount > topListThreshold {
-                _ = subtreeTopList(child.node)
-                if trie[child.node].postings.count > TopListCache.capacity { _ = ownTopList(child.node) }
-                if mapsServe, trie[child.node].documentCount >= fieldMapMinimum { _ = subtreeFieldMap(child.node) }
                 stack.append(child.node)
             }
         }
