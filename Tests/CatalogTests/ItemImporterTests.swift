@@ -36,6 +36,36 @@ import Testing
         #expect(items.first?.attributeSet.thumbnail?.dominantColor == "#A1B2C3")
     }
 
+    /// A file's lines are decoded by several threads a buffer at a time:
+    /// items still come in file order, blank lines still count as lines,
+    /// and the error named is the first bad line's, across buffers.
+    @Test func aLargeFileKeepsItsOrderAndNamesItsFirstBadLine() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("importer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // About 1.6 MB: more than one read of a megabyte.
+        var lines = (0..<14_000).map { good.replacingOccurrences(of: "photo/1", with: "photo/\($0)") }
+        for blank in stride(from: 5, to: lines.count, by: 7) { lines[blank] = " " }
+        let path = folder.appendingPathComponent("many.jsonl").path
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let items = try ItemImporter.items(atPath: path)
+        let expected = lines.indices.filter { $0 % 7 != 5 }.map { "photo/\($0)" }
+        #expect(items.map(\.uniqueIdentifier) == expected)
+
+        for (first, second) in [(9_001, 13_500), (40, 41), (12_000, 13_999)] {
+            var bad = lines
+            bad[first] = #"{"uniqueIdentifier": "#
+            bad[second] = #"{"uniqueIdentifier": 7}"#
+            try bad.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            #expect(throws: ImportError.self) { try ItemImporter.items(atPath: path) }
+            do {
+                _ = try ItemImporter.items(atPath: path)
+            } catch let error as ImportError {
+                #expect(error.line == first + 1, "bad lines \(first + 1) and \(second + 1)")
+            }
+        }
+    }
+
     @Test func malformedLineNamesItsLine() {
         let e = error(good + "\n" + #"{"uniqueIdentifier": "#)
         #expect(e?.line == 2)
