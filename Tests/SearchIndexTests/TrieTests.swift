@@ -132,4 +132,17 @@ import Testing
             #expect(actual[token]?.subtree == node.subtree, "subtree count of \(token)")
         }
     }
+
+    /// The batch order is by head, then by position, for batches sorted by
+    /// comparison and by radix alike (heads that share digits, repeat, or
+    /// differ only in their low bytes).
+    @Test(arguments: [10, 4_095, 4_096, 30_000])
+    func batchOrderIsByHeadThenPosition(count: Int) {
+        var generator = SeededGenerator(seed: UInt64(count))
+        let pool: [UInt64] = (0..<50).map { _ in UInt64.random(in: 0...UInt64.max, using: &generator) }
+            + [0, 1, 0xFFFF, 0x1_0000, UInt64.max, 0x6B61_0000_0000_0000, 0x6B61_0000_0000_0001]
+        let heads = (0..<count).map { _ in pool.randomElement(using: &generator)! }
+        let order = TokenTrie.orderByHead(heads)
+        #expect(order == heads.indices.sorted { (heads[$0], $0) < (heads[$1], $1) })
+    }
 }
