@@ -75,8 +75,10 @@ import Testing
         #expect(screen.contains("µs"))
         #expect(screen.contains("▣ 120×120 JPEG"))
         try t.send("Enter")
-        screen = try t.waitFor("opened via Core Spotlight item employee/1")
-        #expect(screen.contains("Actions (shown, not run)"))
+        // Wait for a line further down the pane: a capture taken while the
+        // terminal is still painting can hold the pane's top over the old list.
+        screen = try t.waitFor("Actions (shown, not run)")
+        #expect(screen.contains("opened via Core Spotlight item employee/1"))
         try t.send("Escape")
         screen = try t.waitFor("Tab why")
         #expect(screen.contains("Search › brent"))
