@@ -204,8 +204,7 @@ struct BenchCommand: ParsableCommand {
                 "uiKeystrokeMicroseconds": [
                     "p50": Int(percentile(50, of: paints)), "p99": Int(percentile(99, of: paints)), "max": Int(paints.last ?? 0),
                 ],
-                "insertMicroseconds": Int(inserts.isEmpty ? 0 : inserts[inserts.count / 2]),
-                "deleteMicroseconds": Int(deletes.isEmpty ? 0 : deletes[deletes.count / 2]),
+                "insertMicroseconds": Int(percentile(50, of: inserts)), "deleteMicroseconds": Int(percentile(50, of: deletes)),
                 "keystrokeAfterUpdateMicroseconds": Self.medianAndMax(afterUpdates),
                 "peakRSSBytes": peakRSS(),
                 "coldStartMilliseconds": coldMilliseconds,
