@@ -225,9 +225,8 @@ func activity(for id: String, eligible: Bool = true) -> UserActivity {
         expectExact("re-indexed and churned")
     }
 
-    /// A batch puts all its documents' tokens into the trie in one pass
-    /// (later documents' postings before earlier ones' list upkeep); one
-    /// item at a time does one document a pass. Users must not tell the two
+    /// A batch puts its documents' tokens into the trie in one pass; one
+    /// item at a time puts them token by token. Users must not tell the two
     /// apart: the same answers and totals, with cold lists or warm ones.
     @Test func aBatchAnswersAsOneItemAtATimeDoes() {
         let items = corpus(31, count: 1_200)
