@@ -129,7 +129,9 @@ public final class IndexStore: Sendable {
                     let decoder = JSONDecoder()
                     decoder.dateDecodingStrategy = .iso8601
                     return try share.map { row in
-                        IndexRecord(source: row.source, item: try decoder.decode(SearchableItem.self, from: Data(row.body.utf8)))
+                        var body = row.body
+                        let plain = body.withUTF8(SearchableItem.init(plainJSON:))
+                        return IndexRecord(source: row.source, item: try plain ?? decoder.decode(SearchableItem.self, from: Data(body.utf8)))
                     }
                 }
             }

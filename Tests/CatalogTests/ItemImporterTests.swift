@@ -113,6 +113,18 @@ import Testing
 
     @Test func badColour() {
         #expect(error(#"{"uniqueIdentifier":"x","attributeSet":{"thumbnail":{"dominantColor":"green"}}}"#)?.field == "attributeSet.thumbnail.dominantColor")
+        for colour in ["#12345G", "#12345", "#1234567", "#\u{FF11}23456", "123456#"] {
+            #expect(error(#"{"uniqueIdentifier":"x","attributeSet":{"thumbnail":{"dominantColor":"\#(colour)"}}}"#) != nil, "\(colour)")
+        }
+        #expect(error(##"{"uniqueIdentifier":"x","attributeSet":{"thumbnail":{"dominantColor":"#a1B2c3"}}}"##) == nil)
+    }
+
+    /// Whitespace and control characters beyond ASCII count too.
+    @Test func identifiersOfUnicodeSpaceOrControlsAreRefused() {
+        #expect(error(#"{"uniqueIdentifier":"\u2003\t\u00a0","attributeSet":{}}"#)?.message == "empty")
+        #expect(error(#"{"uniqueIdentifier":"a\u0085b","attributeSet":{}}"#)?.message == "contains control characters")
+        #expect(error(#"{"uniqueIdentifier":"a\u007fb","attributeSet":{}}"#)?.message == "contains control characters")
+        #expect(error(#"{"uniqueIdentifier":"\u00e9\u2003","attributeSet":{}}"#) == nil)
     }
 
     @Test func truncatedArray() {
