@@ -139,3 +139,80 @@ final class Counter: @unchecked Sendable {
     func add() { lock.withLock { count += 1 } }
     var value: Int { lock.withLock { count } }
 }
+
+/// `SearchableItem.plainJSON` writes what the store's `JSONEncoder` writes,
+/// byte for byte, or nil.
+@Suite struct PlainJSONWriterTests {
+    static func viaEncoder(_ item: SearchableItem) -> String {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try! encoder.encode(item), as: UTF8.self)
+    }
+
+    static let awkward = ["", "plain", "a\"b\\c/d", "\u{0}\u{1}\u{8}\u{9}\u{A}\u{B}\u{C}\u{D}\u{1F}\u{7F}", "\u{2028}\u{2029}\u{FEFF}",
+                          "北极光", "Zoë", "😀 \u{1F1EB}\u{1F1F7}", "</script>", "e\u{301}"]
+
+    static func randomItem(_ random: inout SeededGenerator) -> SearchableItem {
+        func text() -> String {
+            (0..<Int.random(in: 1...3, using: &random)).map { _ in awkward.randomElement(using: &random)! }.joined()
+        }
+        func maybe<T>(_ make: () -> T) -> T? { Bool.random(using: &random) ? make() : nil }
+        func list() -> [String] { (0..<Int.random(in: 0...3, using: &random)).map { _ in text() } }
+        let thumbnail = maybe {
+            Thumbnail(format: maybe(text), width: maybe { Int.random(in: -5...5_000, using: &random) },
+                      height: maybe { Int.random(in: 0...Int.max, using: &random) }, byteCount: maybe { Int.random(in: Int.min...0, using: &random) },
+                      dominantColor: maybe(text), caption: maybe(text))
+        }
+        let set = AttributeSet(
+            contentType: text(), title: maybe(text), displayName: maybe(text), contentDescription: maybe(text), keywords: list(),
+            thumbnail: thumbnail, phoneNumbers: list(), emailAddresses: list(), supportsPhoneCall: maybe { Bool.random(using: &random) },
+            relatedUniqueIdentifier: maybe(text), url: maybe(text))
+        // Whole seconds from 1900 to 9999, the edges included.
+        let date = maybe {
+            Date(timeIntervalSince1970: Double(Bool.random(using: &random)
+                ? [-2_208_988_800, 253_402_300_799, 0, 951_782_400, -1].randomElement(using: &random)!
+                : Int.random(in: -2_208_988_800...253_402_300_799, using: &random)))
+        }
+        return SearchableItem(uniqueIdentifier: text(), domainIdentifier: maybe(text), expirationDate: date, attributeSet: set,
+                              visibility: Visibility.allCases.randomElement(using: &random)!)
+    }
+
+    @Test func writesWhatJSONEncoderWrites() throws {
+        var random = SeededGenerator(seed: 11)
+        let items = PlainJSONTests.readable.compactMap(PlainJSONTests.viaCodable).filter { $0.attributeSet.rating == nil && $0.attributeSet.extras.isEmpty }
+            + (0..<3_000).map { _ in Self.randomItem(&random) }
+        #expect(items.count > 3_005)
+        for item in items {
+            let plain = try #require(item.plainJSON, "\(item)")
+            #expect(plain == Self.viaEncoder(item))
+            // And it reads back as the same item, by the fast reader too
+            // unless a number has nineteen digits (left to Codable).
+            let numbers = [item.attributeSet.thumbnail?.width, item.attributeSet.thumbnail?.height, item.attributeSet.thumbnail?.byteCount]
+            if numbers.contains(where: { ($0?.magnitude ?? 0) >= 1_000_000_000_000_000_000 }) {
+                #expect(PlainJSONTests.plain(plain) == nil)
+                #expect(PlainJSONTests.viaStoreDecoder(plain) == item)
+            } else {
+                #expect(PlainJSONTests.plain(plain) == item, "\(plain)")
+            }
+        }
+    }
+
+    @Test func leavesToJSONEncoderWhatItWouldGuess() {
+        let base = SearchableItem(uniqueIdentifier: "a", attributeSet: AttributeSet(title: "t"))
+        #expect(base.plainJSON == Self.viaEncoder(base))
+        var rated = base
+        rated.attributeSet.rating = 4
+        var extras = base
+        extras.attributeSet.extras = ["B": "1", "a": "2"]
+        var fractional = base
+        fractional.expirationDate = Date(timeIntervalSince1970: 10.5)
+        var early = base
+        early.expirationDate = Date(timeIntervalSince1970: -2_208_988_801)
+        var late = base
+        late.expirationDate = Date(timeIntervalSince1970: 253_402_300_800)
+        for item in [rated, extras, fractional, early, late] {
+            #expect(item.plainJSON == nil, "\(item)")
+        }
+    }
+}
