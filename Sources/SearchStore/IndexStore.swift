@@ -139,15 +139,16 @@ public final class IndexStore: Sendable {
         return try parts.flatMap { try $0.get() }
     }
 
-    /// Each record's JSON, written on every core for a large batch before
-    /// the transaction opens (encoding was most of an import's writing).
-    static func encodeRecords(_ records: [IndexRecord]) throws -> [String] {
+    /// Each record's JSON, written on every core for a large batch
+    /// (encoding was most of an import's writing).
+    static func encodeRecords(_ records: ArraySlice<IndexRecord>) throws -> [String] {
         let workers = records.count >= 4_096 ? min(ProcessInfo.processInfo.activeProcessorCount, 8) : 1
         var parts = [Result<[String], any Error>](repeating: .success([]), count: workers)
         parts.withUnsafeMutableBufferPointer { parts in
             nonisolated(unsafe) let out = parts
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                let share = records[(records.count * worker / workers)..<(records.count * (worker + 1) / workers)]
+                let first = records.startIndex
+                let share = records[(first + records.count * worker / workers)..<(first + records.count * (worker + 1) / workers)]
                 out[worker] = Result {
                     let encoder = JSONEncoder()
                     encoder.dateEncodingStrategy = .iso8601
@@ -227,7 +228,6 @@ public final class IndexStore: Sendable {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let bodies = try Self.encodeRecords(batch.upsertedRecords)
         return try guarded {
             try queue.write { db in
                 let previous = try Self.generation(in: db)
@@ -250,9 +250,14 @@ public final class IndexStore: Sendable {
                     ON CONFLICT(uniqueIdentifier) DO UPDATE SET
                         source = excluded.source, domainIdentifier = excluded.domainIdentifier, body = excluded.body
                     """)
-                for (record, body) in zip(batch.upsertedRecords, bodies) {
-                    try upsert.execute(arguments: [record.item.uniqueIdentifier, record.source.rawValue,
-                                                   record.item.domainIdentifier, body])
+                // A chunk's bodies at a time: all of a large import's at once
+                // would hold its whole JSON in memory (half a gigabyte at 1M).
+                for start in stride(from: 0, to: batch.upsertedRecords.count, by: 16_384) {
+                    let chunk = batch.upsertedRecords[start..<min(start + 16_384, batch.upsertedRecords.count)]
+                    for (record, body) in zip(chunk, try Self.encodeRecords(chunk)) {
+                        try upsert.execute(arguments: [record.item.uniqueIdentifier, record.source.rawValue,
+                                                       record.item.domainIdentifier, body])
+                    }
                 }
                 for activity in batch.upsertedActivities {
                     let body = String(decoding: try encoder.encode(activity), as: UTF8.self)

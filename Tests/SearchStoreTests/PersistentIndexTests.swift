@@ -141,6 +141,23 @@ let now = Date(timeIntervalSince1970: 1_800_000_000)
         #expect(index.engine.records.keys.sorted() == ["b/1"])
     }
 
+    /// A large batch is written a chunk at a time by several threads, each
+    /// record by the hand writer or (a rating, extras) by `JSONEncoder`:
+    /// every record reads back as it was, in both decoders' hands.
+    @Test func aLargeBatchReadsBackWhole() throws {
+        let store = try IndexStore(path: temporaryPath())
+        var batch = StoreBatch()
+        batch.upsertedRecords = (0..<20_000).map { number in
+            var item = sampleItem(String(format: "a/%05d", number), "Lake \(number) \"quoted\" 北极光")
+            if number % 3 == 0 { item.attributeSet.rating = Double(number) / 7 }
+            if number % 5 == 0 { item.attributeSet.extras = ["k\(number % 4)": "v"] }
+            if number % 11 == 0 { item.expirationDate = Date(timeIntervalSince1970: Double(number) * 1_000) }
+            return IndexRecord(source: number % 2 == 0 ? .item : .web, item: item)
+        }
+        try store.apply(batch)
+        #expect(try store.load().records == batch.upsertedRecords)
+    }
+
     @Test func aFailedWriteChangesNeitherStoreNorEngine() throws {
         let path = temporaryPath()
         let (index, _) = try PersistentIndex.open(path: path, delegate: nil)
