@@ -302,7 +302,10 @@ public struct SearchEngine: Sendable {
             order[$0..<min(order.count, $0 + Self.refreshChunk)]
         }
         guard chunks.count > 1 else {
-            if let chunk = chunks.first { place(chunk, buildDocuments(chunk)) }
+            if let chunk = chunks.first {
+                var built = buildDocuments(chunk)
+                place(chunk, &built)
+            }
             return
         }
         // Inserting is this thread's; while a chunk goes into the trie, the
@@ -310,30 +313,78 @@ public struct SearchEngine: Sendable {
         // of its time tokenising, while the trie waited).
         let reader = documentReader
         var built = buildDocuments(chunks[0])
+        reserveCapacity(documents: order.count)
+        let (nodesBefore, tokensBefore) = (trie.nodes.count, tokens.heads.count)
         for index in chunks.indices {
             let following = index + 1 < chunks.count ? chunks[index + 1] : nil
             let next = following.map { chunk in Background { chunk.map { reader.buildDocument($0) } } }
-            place(chunks[index], built)
+            place(chunks[index], &built)
             built = next?.value() ?? []
+            if index == 0 {
+                // Growing by doubling copied the node and token arrays again
+                // and again (a tenth of a bulk build at 1M, in copies and
+                // page faults). Room for the rest at the first chunk's rate
+                // (later chunks share more prefixes, so it is more than
+                // enough): untouched capacity is address space, not memory.
+                let remaining = order.count - chunks[0].count
+                trie.reserveCapacity(nodes: trie.nodes.count + (trie.nodes.count - nodesBefore) * remaining / chunks[0].count)
+                tokens.reserveCapacity(tokens: tokens.heads.count + (tokens.heads.count - tokensBefore) * remaining / chunks[0].count)
+            }
         }
+    }
+
+    /// Room for `count` more documents in the per-slot arrays.
+    private mutating func reserveCapacity(documents count: Int) {
+        documents.reserveCapacity(documents.count + count)
+        ranks.reserveCapacity(documents.count + count)
+        expirations.reserveCapacity(documents.count + count)
+        engagedSlots.reserveCapacity(documents.count + count)
     }
 
     /// Documents rebuilt together: their tokens go into the trie in one pass.
     static let refreshChunk = 4_096
 
-    /// Puts the documents of `ids` (`built[i]` for `ids[i]`, or nothing) in their slots.
-    private mutating func place(_ ids: ArraySlice<String>, _ built: [Document?]) {
+    /// Puts the documents of `ids` (`built[i]` for `ids[i]`, or nothing) in
+    /// their slots, taking them out of `built`.
+    ///
+    /// Each document is moved into its slot, its pending tokens and what
+    /// its insert needs taken out of it on the way: a copy of a document
+    /// (a dozen strings and arrays, each retained and released) was made
+    /// three times on its way into the trie, a tenth of a bulk build.
+    private mutating func place(_ ids: ArraySlice<String>, _ built: inout [Document?]) {
+        var pending: [PendingInsert] = []
+        pending.reserveCapacity(ids.count)
+        for (offset, id) in ids.enumerated() {
+            guard let slot = prepareSlot(id, rebuilt: built[offset] != nil) else { continue }
+            var document = built[offset].take()!
+            pending.append(PendingInsert(
+                slot: slot, tokens: document.pendingTokens, fields: document.pendingFields.map(\.rawValue),
+                rank: StaticRank(sources: UInt8(document.sources.count), titleLength: UInt32(document.titleLength),
+                                 identifierPrefix: document.identifierPrefix),
+                expiration: document.expirationDate,
+                engaged: !engagements.isEmpty && engagements[document.uniqueIdentifier] != nil))
+            document.pendingTokens = []
+            document.pendingFields = []
+            documents[Int(slot)] = document
+        }
         // One document (a one-item update) goes token by token: the batch
         // path's sort and bookkeeping cost it 10–20 µs at 1M (runs in turn).
-        if ids.count == 1 {
-            if let slot = prepareSlot(ids[ids.startIndex], built[0]) { insertTokens(built[0]!, at: slot) }
-            return
+        if pending.count == 1, ids.count == 1 {
+            insertTokens(pending[0])
+        } else if !pending.isEmpty {
+            insertTokens(of: pending)
         }
-        var pending: [(slot: UInt32, document: Document)] = []
-        for (id, document) in zip(ids, built) {
-            if let slot = prepareSlot(id, document) { pending.append((slot, document!)) }
-        }
-        insertTokens(of: pending)
+    }
+
+    /// What inserting a document's tokens needs, taken out of the document
+    /// when it went into its slot.
+    private struct PendingInsert {
+        var slot: UInt32
+        var tokens: [String]
+        var fields: [UInt8]
+        var rank: StaticRank
+        var expiration: Date?
+        var engaged: Bool
     }
 
     /// A copy holding only what `buildDocument` reads (records and the
@@ -374,17 +425,17 @@ public struct SearchEngine: Sendable {
     /// takes out what stands in its slot now, frees the slot when nothing
     /// should, finds one for a new document. Returns the slot whose tokens
     /// `built` now fills, nil when there is nothing to insert.
-    private mutating func prepareSlot(_ id: String, _ built: Document?) -> UInt32? {
+    private mutating func prepareSlot(_ id: String, rebuilt: Bool) -> UInt32? {
         if let existing = documentIndex[id] {
             removeTokens(of: existing)
-            if built != nil { return existing }
+            if rebuilt { return existing }
             documents[Int(existing)] = nil
             expiringDocuments.remove(existing)
             freeDocuments.append(existing)
             documentIndex[id] = nil
             return nil
         }
-        guard built != nil else { return nil }
+        guard rebuilt else { return nil }
         let slot: UInt32
         if let reused = freeDocuments.popLast() {
             slot = reused
@@ -429,45 +480,45 @@ public struct SearchEngine: Sendable {
     }
 
     /// Inserts one document's tokens, a token at a time.
-    private mutating func insertTokens(_ document: Document, at slot: UInt32) {
+    private mutating func insertTokens(_ insert: PendingInsert) {
         var nodes: [Int32] = []
         var heads: [UInt64] = []
         var places: [UInt32] = []
-        nodes.reserveCapacity(document.pendingTokens.count)
-        heads.reserveCapacity(document.pendingTokens.count)
-        places.reserveCapacity(document.pendingTokens.count)
-        for (token, field) in zip(document.pendingTokens, document.pendingFields) {
-            let (node, place) = trie.insertPosting(token, posting: .init(doc: slot, field: field.rawValue))
+        nodes.reserveCapacity(insert.tokens.count)
+        heads.reserveCapacity(insert.tokens.count)
+        places.reserveCapacity(insert.tokens.count)
+        for (token, field) in zip(insert.tokens, insert.fields) {
+            let (node, place) = trie.insertPosting(token, posting: .init(doc: insert.slot, field: field))
             nodes.append(node)
             places.append(place)
             heads.append(TokenArena.head(of: token))
         }
-        finishInsert(document, at: slot, heads: heads, nodes: nodes, places: places)
+        finishInsert(insert, heads: heads, nodes: nodes, places: places)
     }
 
     /// Inserts the tokens of many documents (slots already prepared) in one
     /// pass over the trie (`TokenTrie.insertPostings`): the same engine as
     /// inserting them one document at a time, at a fraction of the trie walks.
-    private mutating func insertTokens(of batch: [(slot: UInt32, document: Document)]) {
-        let total = batch.reduce(0) { $0 + $1.document.pendingTokens.count }
+    private mutating func insertTokens(of batch: [PendingInsert]) {
+        let total = batch.reduce(0) { $0 + $1.tokens.count }
         var tokens: [String] = []
         var heads: [UInt64] = []
         var postings: [TokenTrie.Posting] = []
         tokens.reserveCapacity(total)
         heads.reserveCapacity(total)
         postings.reserveCapacity(total)
-        for (slot, document) in batch {
-            for (token, field) in zip(document.pendingTokens, document.pendingFields) {
+        for insert in batch {
+            for (token, field) in zip(insert.tokens, insert.fields) {
                 tokens.append(token)
                 heads.append(TokenArena.head(of: token))
-                postings.append(.init(doc: slot, field: field.rawValue))
+                postings.append(.init(doc: insert.slot, field: field))
             }
         }
         let (nodes, places) = trie.insertPostings(tokens, heads: heads, postings: postings)
         var start = 0
-        for (slot, document) in batch {
-            let span = start..<(start + document.pendingTokens.count)
-            finishInsert(document, at: slot, heads: Array(heads[span]), nodes: Array(nodes[span]), places: Array(places[span]))
+        for insert in batch {
+            let span = start..<(start + insert.tokens.count)
+            finishInsert(insert, heads: Array(heads[span]), nodes: Array(nodes[span]), places: Array(places[span]))
             start = span.upperBound
         }
     }
@@ -475,27 +526,21 @@ public struct SearchEngine: Sendable {
     /// Everything an insert does once the document's postings are in the
     /// trie (at `nodes`, `places`): its arena tokens, rank, expiration,
     /// distinct-document counts and best lists.
-    private mutating func finishInsert(_ document: Document, at slot: UInt32, heads: [UInt64], nodes: [Int32], places: [UInt32]) {
-        var document = document
-        let fields = document.pendingFields.map(\.rawValue)
-        tokens.set(slot: slot, heads: heads, nodes: nodes, fields: fields, places: places)
-        document.pendingTokens = []
-        document.pendingFields = []
+    private mutating func finishInsert(_ insert: PendingInsert, heads: [UInt64], nodes: [Int32], places: [UInt32]) {
+        let slot = insert.slot
+        tokens.set(slot: slot, heads: heads, nodes: nodes, fields: insert.fields, places: places)
         while ranks.count < documents.count {
             ranks.append(StaticRank())
             expirations.append(.infinity)
             engagedSlots.append(false)
         }
-        ranks[Int(slot)] = StaticRank(
-            sources: UInt8(document.sources.count), titleLength: UInt32(document.titleLength),
-            identifierPrefix: document.identifierPrefix)
-        expirations[Int(slot)] = document.expirationDate?.timeIntervalSinceReferenceDate ?? .infinity
-        engagedSlots[Int(slot)] = engagements[document.uniqueIdentifier] != nil
-        if document.expirationDate != nil { expiringDocuments.insert(slot) } else { expiringDocuments.remove(slot) }
-        documents[Int(slot)] = document
-        let touched = trie.countDocument(tokenNodes: nodes, fields: fields, delta: 1)
+        ranks[Int(slot)] = insert.rank
+        expirations[Int(slot)] = insert.expiration?.timeIntervalSinceReferenceDate ?? .infinity
+        engagedSlots[Int(slot)] = insert.engaged
+        if insert.expiration != nil { expiringDocuments.insert(slot) } else { expiringDocuments.remove(slot) }
+        let touched = trie.countDocument(tokenNodes: nodes, fields: insert.fields, delta: 1)
         makeTopListsUnique()
-        addToTopLists(slot, touched: touched, tokenNodes: nodes, tokenFields: fields, tokenPlaces: places)
+        addToTopLists(slot, touched: touched, tokenNodes: nodes, tokenFields: insert.fields, tokenPlaces: places)
     }
 
     private mutating func removeTokens(of slot: UInt32) {

@@ -51,6 +51,15 @@ struct TokenArena: Sendable {
     /// The trie nodes of `slot`'s tokens.
     func tokenNodes(of slot: UInt32) -> [Int32] { Array(nodes[span(of: slot)]) }
 
+    /// Room for `count` tokens in all (a bulk build).
+    mutating func reserveCapacity(tokens count: Int) {
+        guard count > heads.capacity else { return }
+        heads.reserveCapacity(count)
+        nodes.reserveCapacity(count)
+        fields.reserveCapacity(count)
+        places.reserveCapacity(count)
+    }
+
     /// Replaces the tokens of `slot`.
     mutating func set(
         slot: UInt32, heads newHeads: [UInt64], nodes newNodes: [Int32], fields newFields: [UInt8], places newPlaces: [UInt32]

@@ -139,6 +139,12 @@ struct TokenTrie: Sendable {
         return String(out)
     }
 
+    /// Room for `count` nodes in all, so a bulk build does not copy the node
+    /// array each time it outgrows it.
+    mutating func reserveCapacity(nodes count: Int) {
+        if count > nodes.capacity { nodes.reserveCapacity(count) }
+    }
+
     /// Adds a posting for `token`, creating its path; returns the token's node.
     @discardableResult
     mutating func insert(_ token: String, posting: Posting) -> Int32 {
