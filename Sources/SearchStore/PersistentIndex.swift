@@ -32,6 +32,8 @@ public final class PersistentIndex {
         return loaded
     }
     private var loadedEngine: SearchEngine?
+    /// Whether the engine has been loaded (reading `engine` would load it).
+    public var isEngineLoaded: Bool { loadedEngine != nil }
     public let store: IndexStore
     public private(set) var lastClientState: String?
     /// The indexing preference, known without loading the engine.

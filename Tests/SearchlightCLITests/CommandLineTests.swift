@@ -20,6 +20,21 @@ import Testing
         #expect(rules == ["typos", "wholeWords", "field", "engagement", "sources", "titleLength", "uniqueIdentifier"])
     }
 
+    /// A command leaves its engine's memory to the process's exit, but
+    /// still closes the store: SQLite removes the write-ahead log when the
+    /// last connection closes, and the next process opens a clean file.
+    @Test func aCommandClosesTheStoreOnItsWayOut() throws {
+        let cli = CLI()
+        let items = cli.folder + "/items.jsonl"
+        try #"{"uniqueIdentifier":"note/1","attributeSet":{"title":"Brentford notes"}}"#.write(toFile: items, atomically: true, encoding: .utf8)
+        for arguments in [["search", "brent"], ["index", "import", items], ["search", "brentford"]] {
+            let run = try cli.run(arguments)
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+            let files = try FileManager.default.contentsOfDirectory(atPath: cli.folder)
+            #expect(!files.contains { $0.hasSuffix("-wal") || $0.hasSuffix("-shm") }, "\(arguments): \(files)")
+        }
+    }
+
     @Test func zeroResultsIsSuccess() throws {
         let run = try CLI().run(["search", "qqqqqq", "--json"])
         #expect(run.status == 0)
