@@ -140,7 +140,8 @@ extension SearchEngine {
         let total = starts.last!
         var failures = [SnapshotError?](repeating: nil, count: chunkCount)
         var written = [Int](repeating: 0, count: chunkCount)
-        let elements = [Element](unsafeUninitializedCapacity: total) { buffer, initialized in
+        // Room to grow (documents, records): see `SnapshotReader.readArray(growing:)`.
+        let elements = [Element](unsafeUninitializedCapacity: SnapshotReader.growingCapacity(total)) { buffer, initialized in
             failures.withUnsafeMutableBufferPointer { failures in
                 written.withUnsafeMutableBufferPointer { written in
                     nonisolated(unsafe) let (out, failed, done) = (buffer, failures, written)
@@ -235,7 +236,7 @@ extension SearchEngine {
         var loadedRecords = try Self.readChunked(from: &input) { chunk throws(SnapshotError) in
             IndexRecord(source: try chunk.readSource(), item: try chunk.readItem())
         }
-        records.reserveCapacity(loadedRecords.count)
+        records.reserveCapacity(SnapshotReader.growingCapacity(loadedRecords.count))
         // Moved out one by one (the array is the only owner): no copies.
         while let record = loadedRecords.popLast() { records[record.item.uniqueIdentifier] = record }
         let decoder = JSONDecoder()
@@ -255,7 +256,7 @@ extension SearchEngine {
         documents = try Self.readChunked(from: &input) { chunk throws(SnapshotError) in
             try engine.readDocument(from: &chunk)
         }
-        documentIndex.reserveCapacity(documents.count)
+        documentIndex.reserveCapacity(SnapshotReader.growingCapacity(documents.count))
         for (slot, document) in documents.enumerated() {
             guard let document else { continue }
             guard documentIndex.updateValue(UInt32(slot), forKey: document.uniqueIdentifier) == nil else {
@@ -264,8 +265,8 @@ extension SearchEngine {
             if document.expirationDate != nil { expiringDocuments.insert(UInt32(slot)) }
         }
         freeDocuments = try input.readArray()
-        ranks = try input.readArray()
-        expirations = try input.readArray()
+        ranks = try input.readArray(growing: true)
+        expirations = try input.readArray(growing: true)
         engagedSlots = try input.readArray(of: UInt8.self).map { $0 != 0 }
         guard ranks.count == expirations.count, ranks.count == engagedSlots.count, ranks.count <= documents.count else {
             throw SnapshotError(.malformed, "the slot tables differ in length")
@@ -273,8 +274,9 @@ extension SearchEngine {
 
         trie = try Self.readTrie(from: &input)
         tokens = TokenArena(
-            heads: try input.readArray(), nodes: try input.readArray(), fields: try input.readArray(),
-            places: try input.readArray(), starts: try input.readArray(), counts: try input.readArray())
+            heads: try input.readArray(growing: true), nodes: try input.readArray(growing: true),
+            fields: try input.readArray(growing: true), places: try input.readArray(growing: true),
+            starts: try input.readArray(growing: true), counts: try input.readArray(growing: true))
 
         var tables: [[Int32: [TopEntry]]] = []
         for _ in 0..<2 {
@@ -377,7 +379,7 @@ extension SearchEngine {
             throw SnapshotError(.malformed, "the trie's children or postings do not add up")
         }
         let (childStartsView, postingStartsView) = (childStarts, postingStarts)
-        let nodes = [TokenTrie.Node](unsafeUninitializedCapacity: count) { buffer, initialized in
+        let nodes = [TokenTrie.Node](unsafeUninitializedCapacity: SnapshotReader.growingCapacity(count)) { buffer, initialized in
             nonisolated(unsafe) let out = buffer
             nonisolated(unsafe) let children = children, postings = postings
             let workers = count >= Self.parallelNodeMinimum ? Self.workerCount : 1

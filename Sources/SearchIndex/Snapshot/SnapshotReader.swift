@@ -65,10 +65,17 @@ struct SnapshotReader {
         try readBool() ? try read(T.self) : nil
     }
 
-    mutating func readArray<T: BitwiseCopyable>(of _: T.Type = T.self) throws(SnapshotError) -> [T] {
+    /// With `growing`, the array has room to grow by an eighth: an array
+    /// loaded full makes the first append after a load copy all of it (at a
+    /// million items, the token arena's gigabyte: a first update taking
+    /// most of a second). Untouched capacity is address space, not memory.
+    mutating func readArray<T: BitwiseCopyable>(of _: T.Type = T.self, growing: Bool = false) throws(SnapshotError) -> [T] {
         let (raw, count) = try readArrayInPlace(of: T.self)
-        return Self.array(from: raw, count: count)
+        return Self.array(from: raw, count: count, capacity: growing ? Self.growingCapacity(count) : count)
     }
+
+    /// The capacity of an array loaded with room to grow.
+    static func growingCapacity(_ count: Int) -> Int { count + count / 8 }
 
     /// An array `write(array:)` wrote, left where it lies: its first value's
     /// bytes and its count, for callers that cut one flat array into many.
@@ -87,9 +94,9 @@ struct SnapshotReader {
 
     /// A new array holding `count` values of `T` copied from `raw` (which
     /// need not be aligned).
-    static func array<T: BitwiseCopyable>(from raw: UnsafeRawPointer, count: Int) -> [T] {
+    static func array<T: BitwiseCopyable>(from raw: UnsafeRawPointer, count: Int, capacity: Int? = nil) -> [T] {
         guard count > 0 else { return [] }
-        return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+        return [T](unsafeUninitializedCapacity: max(count, capacity ?? count)) { buffer, initialized in
             UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: raw, byteCount: count * MemoryLayout<T>.stride)
             initialized = count
         }
