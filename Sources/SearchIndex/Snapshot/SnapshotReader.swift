@@ -66,9 +66,10 @@ struct SnapshotReader {
     }
 
     /// With `growing`, the array has room to grow by an eighth: an array
-    /// loaded full makes the first append after a load copy all of it (at a
-    /// million items, the token arena's gigabyte: a first update taking
-    /// most of a second). Untouched capacity is address space, not memory.
+    /// loaded full makes the first append after a load copy all of it (the
+    /// first one-item insert after loading a million items took 16 ms, the
+    /// next ones about 0.1 ms). Untouched capacity is address space, not
+    /// memory.
     mutating func readArray<T: BitwiseCopyable>(of _: T.Type = T.self, growing: Bool = false) throws(SnapshotError) -> [T] {
         let (raw, count) = try readArrayInPlace(of: T.self)
         return Self.array(from: raw, count: count, capacity: growing ? Self.growingCapacity(count) : count)
