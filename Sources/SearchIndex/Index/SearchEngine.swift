@@ -313,22 +313,13 @@ public struct SearchEngine: Sendable {
         // of its time tokenising, while the trie waited).
         let reader = documentReader
         var built = buildDocuments(chunks[0])
-        var walk: ChunkWalk? = nil
         reserveCapacity(documents: order.count)
         let (nodesBefore, tokensBefore) = (trie.nodes.count, tokens.heads.count)
         for index in chunks.indices {
             let following = index + 1 < chunks.count ? chunks[index + 1] : nil
-            // The next chunk's tokens are also put in walk order there: the
-            // sort needs only the tokens, and the inserting thread is the
-            // one the build waits on.
-            let next = following.map { chunk in
-                Background {
-                    let documents = chunk.map { reader.buildDocument($0) }
-                    return (documents, ChunkWalk(documents))
-                }
-            }
-            place(chunks[index], &built, walk: walk)
-            (built, walk) = next?.value() ?? ([], nil)
+            let next = following.map { chunk in Background { chunk.map { reader.buildDocument($0) } } }
+            place(chunks[index], &built)
+            built = next?.value() ?? []
             if index == 0 {
                 // Growing by doubling copied the node and token arrays again
                 // and again (a tenth of a bulk build at 1M, in copies and
@@ -360,7 +351,7 @@ public struct SearchEngine: Sendable {
     /// its insert needs taken out of it on the way: a copy of a document
     /// (a dozen strings and arrays, each retained and released) was made
     /// three times on its way into the trie, a tenth of a bulk build.
-    private mutating func place(_ ids: ArraySlice<String>, _ built: inout [Document?], walk: ChunkWalk? = nil) {
+    private mutating func place(_ ids: ArraySlice<String>, _ built: inout [Document?]) {
         var pending: [PendingInsert] = []
         pending.reserveCapacity(ids.count)
         for (offset, id) in ids.enumerated() {
@@ -381,33 +372,7 @@ public struct SearchEngine: Sendable {
         if pending.count == 1, ids.count == 1 {
             insertTokens(pending[0])
         } else if !pending.isEmpty {
-            insertTokens(of: pending, walk: walk ?? ChunkWalk(pending.map(\.tokens)))
-        }
-    }
-
-    /// A chunk's tokens (those of its documents in turn), their heads and
-    /// the order `TokenTrie.insertPostings` walks them in: what a batch
-    /// insert needs besides the slots.
-    struct ChunkWalk: Sendable {
-        var tokens: [String] = []
-        var heads: [UInt64] = []
-        var order: [Int] = []
-
-        init(_ documents: [Document?]) {
-            self.init(documents.lazy.compactMap { $0?.pendingTokens })
-        }
-
-        init<Lists: Collection>(_ lists: Lists) where Lists.Element == [String] {
-            let total = lists.reduce(0) { $0 + $1.count }
-            tokens.reserveCapacity(total)
-            heads.reserveCapacity(total)
-            for list in lists {
-                for token in list {
-                    tokens.append(token)
-                    heads.append(TokenArena.head(of: token))
-                }
-            }
-            order = TokenTrie.orderByHead(heads)
+            insertTokens(of: pending)
         }
     }
 
@@ -534,14 +499,22 @@ public struct SearchEngine: Sendable {
     /// Inserts the tokens of many documents (slots already prepared) in one
     /// pass over the trie (`TokenTrie.insertPostings`): the same engine as
     /// inserting them one document at a time, at a fraction of the trie walks.
-    private mutating func insertTokens(of batch: [PendingInsert], walk: ChunkWalk) {
+    private mutating func insertTokens(of batch: [PendingInsert]) {
+        let total = batch.reduce(0) { $0 + $1.tokens.count }
+        var tokens: [String] = []
+        var heads: [UInt64] = []
         var postings: [TokenTrie.Posting] = []
-        postings.reserveCapacity(walk.tokens.count)
+        tokens.reserveCapacity(total)
+        heads.reserveCapacity(total)
+        postings.reserveCapacity(total)
         for insert in batch {
-            for field in insert.fields { postings.append(.init(doc: insert.slot, field: field)) }
+            for (token, field) in zip(insert.tokens, insert.fields) {
+                tokens.append(token)
+                heads.append(TokenArena.head(of: token))
+                postings.append(.init(doc: insert.slot, field: field))
+            }
         }
-        let heads = walk.heads
-        let (nodes, places) = trie.insertPostings(walk.tokens, heads: heads, postings: postings, order: walk.order)
+        let (nodes, places) = trie.insertPostings(tokens, heads: heads, postings: postings)
         var start = 0
         for insert in batch {
             let span = start..<(start + insert.tokens.count)

@@ -193,17 +193,12 @@ struct TokenTrie: Sendable {
     /// a node leaves it. Equal tokens keep the batch's order, so a node's
     /// postings end up in the order `insertPosting` would give them (and a
     /// posting's place counts the batch's postings before it there).
-    ///
-    /// `order` is `orderByHead(heads)` when the caller sorted them already
-    /// (on another thread).
-    mutating func insertPostings(
-        _ tokens: [String], heads: [UInt64], postings: [Posting], order: [Int]? = nil
-    ) -> (nodes: [Int32], places: [UInt32]) {
-        precondition(tokens.count == heads.count && heads.count == postings.count && (order?.count ?? heads.count) == heads.count)
+    mutating func insertPostings(_ tokens: [String], heads: [UInt64], postings: [Posting]) -> (nodes: [Int32], places: [UInt32]) {
+        precondition(tokens.count == heads.count && heads.count == postings.count)
         // By head, then batch order: equal tokens stay in batch order, and
         // tokens that only differ past their eighth byte may interleave,
         // which costs a few steps of walk, not correctness.
-        let order = order ?? Self.orderByHead(heads)
+        let order = Self.orderByHead(heads)
         var nodesOut = [Int32](repeating: Self.root, count: tokens.count)
         var placesOut = [UInt32](repeating: 0, count: tokens.count)
         // The previous token's path below the root, with the postings added
