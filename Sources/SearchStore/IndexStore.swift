@@ -119,44 +119,50 @@ public final class IndexStore: Sendable {
     /// Decodes stored records on every core (JSON decoding is most of the
     /// time a store takes to read); the first failure is thrown.
     static func decodeRecords(_ rows: [(source: Source, body: String)]) throws -> [IndexRecord] {
-        let workers = rows.count >= 4_096 ? min(ProcessInfo.processInfo.activeProcessorCount, 8) : 1
-        var parts = [Result<[IndexRecord], any Error>](repeating: .success([]), count: workers)
-        parts.withUnsafeMutableBufferPointer { parts in
-            nonisolated(unsafe) let out = parts
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                let share = rows[(rows.count * worker / workers)..<(rows.count * (worker + 1) / workers)]
-                out[worker] = Result {
-                    let decoder = JSONDecoder()
-                    decoder.dateDecodingStrategy = .iso8601
-                    return try share.map { row in
-                        var body = row.body
-                        let plain = body.withUTF8(SearchableItem.init(plainJSON:))
-                        return IndexRecord(source: row.source, item: try plain ?? decoder.decode(SearchableItem.self, from: Data(body.utf8)))
-                    }
-                }
+        try mapOnEveryCore(rows[...]) {
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            return { row in
+                var body = row.body
+                let plain = body.withUTF8(SearchableItem.init(plainJSON:))
+                return IndexRecord(source: row.source, item: try plain ?? decoder.decode(SearchableItem.self, from: Data(body.utf8)))
             }
         }
-        return try parts.flatMap { try $0.get() }
     }
 
     /// Each record's JSON, written on every core for a large batch
     /// (encoding was most of an import's writing).
     static func encodeRecords(_ records: ArraySlice<IndexRecord>) throws -> [String] {
-        let workers = records.count >= 4_096 ? min(ProcessInfo.processInfo.activeProcessorCount, 8) : 1
-        var parts = [Result<[String], any Error>](repeating: .success([]), count: workers)
+        try mapOnEveryCore(records) {
+            let encoder = recordEncoder()
+            return { record in try record.item.plainJSON ?? String(decoding: encoder.encode(record.item), as: UTF8.self) }
+        }
+    }
+
+    /// The encoder of stored bodies: `SearchableItem.plainJSON` writes what it does.
+    static func recordEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// `transform` applied to every element, in order, shared by the cores
+    /// in contiguous parts when there are thousands; each part makes its own
+    /// transform (Foundation's coders are not shared between threads). The
+    /// error thrown is the first element's that fails.
+    private static func mapOnEveryCore<Element, Output>(
+        _ elements: ArraySlice<Element>, _ makeTransform: () -> (Element) throws -> Output
+    ) throws -> [Output] {
+        let workers = elements.count >= 4_096 ? min(ProcessInfo.processInfo.activeProcessorCount, 8) : 1
+        var parts = [Result<[Output], any Error>](repeating: .success([]), count: workers)
         parts.withUnsafeMutableBufferPointer { parts in
-            nonisolated(unsafe) let out = parts
+            nonisolated(unsafe) let (out, make) = (parts, makeTransform)
+            nonisolated(unsafe) let elements = elements
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                let first = records.startIndex
-                let share = records[(first + records.count * worker / workers)..<(first + records.count * (worker + 1) / workers)]
-                out[worker] = Result {
-                    let encoder = JSONEncoder()
-                    encoder.dateEncodingStrategy = .iso8601
-                    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                    return try share.map { record in
-                        try record.item.plainJSON ?? String(decoding: encoder.encode(record.item), as: UTF8.self)
-                    }
-                }
+                let first = elements.startIndex
+                let share = elements[(first + elements.count * worker / workers)..<(first + elements.count * (worker + 1) / workers)]
+                out[worker] = Result { try share.map(make()) }
             }
         }
         return try parts.flatMap { try $0.get() }
@@ -225,9 +231,7 @@ public final class IndexStore: Sendable {
     /// Returns the generation the store had before and the one it has now.
     @discardableResult
     public func apply(_ batch: StoreBatch, at date: Date = Date()) throws -> (previous: String?, current: String) {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = Self.recordEncoder()
         return try guarded {
             try queue.write { db in
                 let previous = try Self.generation(in: db)

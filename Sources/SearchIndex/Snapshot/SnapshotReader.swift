@@ -72,7 +72,7 @@ struct SnapshotReader {
     /// memory.
     mutating func readArray<T: BitwiseCopyable>(of _: T.Type = T.self, growing: Bool = false) throws(SnapshotError) -> [T] {
         let (raw, count) = try readArrayInPlace(of: T.self)
-        return Self.array(from: raw, count: count, capacity: growing ? Self.growingCapacity(count) : count)
+        return Self.array(from: raw, count: count, capacity: growing ? Self.growingCapacity(count) : 0)
     }
 
     /// The capacity of an array loaded with room to grow.
@@ -95,9 +95,9 @@ struct SnapshotReader {
 
     /// A new array holding `count` values of `T` copied from `raw` (which
     /// need not be aligned).
-    static func array<T: BitwiseCopyable>(from raw: UnsafeRawPointer, count: Int, capacity: Int? = nil) -> [T] {
+    static func array<T: BitwiseCopyable>(from raw: UnsafeRawPointer, count: Int, capacity: Int = 0) -> [T] {
         guard count > 0 else { return [] }
-        return [T](unsafeUninitializedCapacity: max(count, capacity ?? count)) { buffer, initialized in
+        return [T](unsafeUninitializedCapacity: max(count, capacity)) { buffer, initialized in
             UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: raw, byteCount: count * MemoryLayout<T>.stride)
             initialized = count
         }
