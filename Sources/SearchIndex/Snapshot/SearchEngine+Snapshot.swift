@@ -367,6 +367,11 @@ extension SearchEngine {
                childCounts.count, postingCounts.count].allSatisfy({ $0 == count }), count > 0 else {
             throw SnapshotError(.malformed, "the trie's columns differ in length")
         }
+        // Nodes keep their counts in 32 bits.
+        guard subtreeCounts.allSatisfy({ UInt32(exactly: $0) != nil }),
+              documentCounts.allSatisfy({ UInt32(exactly: $0) != nil }) else {
+            throw SnapshotError(.malformed, "a trie count is out of range")
+        }
         // Where each node's children and postings start, checked before any
         // node is built; then the nodes are built on every core at once.
         var childStarts = [Int](repeating: 0, count: count + 1)
@@ -388,13 +393,13 @@ extension SearchEngine {
                     let childStart = childStartsView[index], postingStart = postingStartsView[index]
                     (out.baseAddress! + index).initialize(to: TokenTrie.Node(
                         parent: parents[index], scalar: scalars[index], depth: depths[index],
-                        children: SnapshotReader.array(
-                            from: children + childStart * MemoryLayout<TokenTrie.Child>.stride,
-                            count: childStartsView[index + 1] - childStart),
+                        children: children + childStart * MemoryLayout<TokenTrie.Child>.stride,
+                        childCount: childStartsView[index + 1] - childStart,
                         postings: SnapshotReader.array(
                             from: postings + postingStart * MemoryLayout<TokenTrie.Posting>.stride,
                             count: postingStartsView[index + 1] - postingStart),
-                        subtreeCount: subtreeCounts[index], documentCount: documentCounts[index], stamp: stamps[index]))
+                        subtreeCount: UInt32(truncatingIfNeeded: subtreeCounts[index]),
+                        documentCount: UInt32(truncatingIfNeeded: documentCounts[index]), stamp: stamps[index]))
                 }
             }
             initialized = count

@@ -23,20 +23,79 @@ struct TokenTrie: Sendable {
         var node: Int32
     }
 
+    /// One node: 48 bytes, its two lists apart on the heap.
+    ///
+    /// ```
+    ///  parent  scalar  depth  stamp  subtree  documents  firstChild   moreChildren  postings
+    ///  Int32   UInt32  Int32  UInt32 UInt32   UInt32     (scalar,node) [Child] ─┐    [Posting] ─┐
+    ///                                                                           ▼               ▼
+    ///                                                            heap: rest by scalar   heap: postings
+    /// ```
+    ///
+    /// Below the first few letters nearly every node has one child, so the
+    /// child of least scalar is kept in the node: a walk down such a path
+    /// reads one node a step instead of a node and its child list (two cache
+    /// misses a step at a million items), and those nodes allocate no list.
     struct Node: Sendable {
         var parent: Int32
         var scalar: UInt32
         var depth: Int32
-        /// Sorted by scalar.
-        var children: [Child] = []
-        /// Postings of the token that ends exactly here.
-        var postings: [Posting] = []
-        /// Postings in this node's whole subtree, its own included.
-        var subtreeCount: Int = 0
-        /// Distinct documents with a token in this subtree (kept by `countDocument`).
-        var documentCount: Int = 0
         /// Marks nodes already counted for the document being counted.
         var stamp: UInt32 = 0
+        private var storedSubtreeCount: UInt32 = 0
+        private var storedDocumentCount: UInt32 = 0
+        /// The child of least scalar; `node` 0 (the root, never a child) when there is none.
+        fileprivate var firstChild = Child(scalar: 0, node: 0)
+        /// The other children, sorted by scalar, every one above `firstChild`'s.
+        fileprivate var moreChildren: [Child] = []
+        /// Postings of the token that ends exactly here.
+        var postings: [Posting] = []
+
+        init(parent: Int32, scalar: UInt32, depth: Int32) {
+            self.parent = parent
+            self.scalar = scalar
+            self.depth = depth
+        }
+
+        /// A node as a snapshot saved it: `childCount` children sorted by
+        /// scalar at `children` (bytes as written, maybe unaligned).
+        init(parent: Int32, scalar: UInt32, depth: Int32, children: UnsafeRawPointer, childCount: Int,
+             postings: [Posting], subtreeCount: UInt32, documentCount: UInt32, stamp: UInt32) {
+            self.init(parent: parent, scalar: scalar, depth: depth)
+            if childCount > 0 {
+                firstChild = children.loadUnaligned(as: Child.self)
+                moreChildren = SnapshotReader.array(from: children + MemoryLayout<Child>.stride, count: childCount - 1)
+            }
+            self.postings = postings
+            storedSubtreeCount = subtreeCount
+            storedDocumentCount = documentCount
+            self.stamp = stamp
+        }
+
+        /// Postings in this node's whole subtree, its own included.
+        var subtreeCount: Int {
+            get { Int(storedSubtreeCount) }
+            set { storedSubtreeCount = UInt32(newValue) }
+        }
+
+        /// Distinct documents with a token in this subtree (kept by `countDocument`).
+        var documentCount: Int {
+            get { Int(storedDocumentCount) }
+            set { storedDocumentCount = UInt32(newValue) }
+        }
+
+        /// The children, by scalar.
+        var children: Children { Children(first: firstChild, more: moreChildren) }
+    }
+
+    /// A node's children in scalar order, read without building an array.
+    struct Children: RandomAccessCollection, Sendable {
+        fileprivate let first: Child
+        fileprivate let more: [Child]
+
+        var startIndex: Int { 0 }
+        var endIndex: Int { first.node == 0 ? 0 : more.count + 1 }
+        subscript(position: Int) -> Child { position == 0 ? first : more[position - 1] }
     }
 
     private(set) var nodes: [Node] = [Node(parent: -1, scalar: 0, depth: 0)]
@@ -67,12 +126,16 @@ struct TokenTrie: Sendable {
     @inline(__always) func parent(of node: Int32) -> Int32 { nodes[Int(node)].parent }
     @inline(__always) func depth(of node: Int32) -> Int32 { nodes[Int(node)].depth }
 
-    /// The node reached by `scalars` from `node`, if any.
+    /// The node reached by `scalar` from `node`, if any.
+    @inline(__always)
     func child(of node: Int32, _ scalar: UInt32) -> Int32? {
         // Read in place: binding the array to a local would retain and
         // release it on every step of every token insert and lookup.
         nodes.withUnsafeBufferPointer { nodes in
-            nodes[Int(node)].children.withUnsafeBufferPointer { children in
+            let first = nodes[Int(node)].firstChild
+            if first.scalar == scalar, first.node != 0 { return first.node }
+            guard first.node != 0, scalar > first.scalar else { return nil }
+            return nodes[Int(node)].moreChildren.withUnsafeBufferPointer { children in
                 var low = 0
                 var high = children.count
                 while low < high {
@@ -322,9 +385,18 @@ struct TokenTrie: Sendable {
             nodes.append(fresh)
             index = Int32(nodes.count - 1)
         }
-        // In place: a local copy of the list would be copied again on insert.
-        let position = nodes[Int(parent)].children.firstIndex { $0.scalar > scalar } ?? nodes[Int(parent)].children.count
-        nodes[Int(parent)].children.insert(Child(scalar: scalar, node: index), at: position)
+        let child = Child(scalar: scalar, node: index)
+        let first = nodes[Int(parent)].firstChild
+        if first.node == 0 {
+            nodes[Int(parent)].firstChild = child
+        } else if scalar < first.scalar {
+            nodes[Int(parent)].moreChildren.insert(first, at: 0)
+            nodes[Int(parent)].firstChild = child
+        } else {
+            // In place: a local copy of the list would be copied again on insert.
+            let position = nodes[Int(parent)].moreChildren.firstIndex { $0.scalar > scalar } ?? nodes[Int(parent)].moreChildren.count
+            nodes[Int(parent)].moreChildren.insert(child, at: position)
+        }
         return index
     }
 
@@ -333,7 +405,12 @@ struct TokenTrie: Sendable {
         while node != Self.root, nodes[Int(node)].subtreeCount == 0 {
             let parent = nodes[Int(node)].parent
             let scalar = nodes[Int(node)].scalar
-            nodes[Int(parent)].children.removeAll { $0.scalar == scalar }
+            if nodes[Int(parent)].firstChild.scalar == scalar {
+                nodes[Int(parent)].firstChild = nodes[Int(parent)].moreChildren.isEmpty
+                    ? Child(scalar: 0, node: 0) : nodes[Int(parent)].moreChildren.removeFirst()
+            } else {
+                nodes[Int(parent)].moreChildren.removeAll { $0.scalar == scalar }
+            }
             nodes[Int(node)] = Node(parent: -1, scalar: 0, depth: 0)
             freeNodes.append(node)
             node = parent
@@ -386,7 +463,9 @@ struct TokenTrie: Sendable {
                 nodes[Int(current)].postings.withUnsafeBufferPointer { postings in
                     if !postings.isEmpty { body(postings) }
                 }
-                nodes[Int(current)].children.withUnsafeBufferPointer { children in
+                let first = nodes[Int(current)].firstChild
+                if first.node != 0 { stack.append(first.node) }
+                nodes[Int(current)].moreChildren.withUnsafeBufferPointer { children in
                     for child in children { stack.append(child.node) }
                 }
             }
