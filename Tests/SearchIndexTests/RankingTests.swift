@@ -225,6 +225,44 @@ func activity(for id: String, eligible: Bool = true) -> UserActivity {
         expectExact("re-indexed and churned")
     }
 
+    /// One-item inserts and deletes (the bench's update pattern) keep each
+    /// list's remembered length and last key true, through lists that are
+    /// full (so an insert pushes their last entry out) and lists the item
+    /// enters at their end; and the answers stay those of a cold engine.
+    @Test func rememberedTailsFollowOneItemChanges() {
+        var engine = engine(corpus(24, count: 1_500))
+        engine.topListThreshold = 10
+        engine.warmTopLists()
+        let full = engine.topLists.allLists.subtree.values.filter { $0.count == TopListCache.capacity }
+        #expect(!full.isEmpty, "some lists are full")
+        let ids = engine.records.keys.sorted()
+        for round in 0..<60 {
+            // Copies of existing items under new names, some with a short
+            // title that ranks first in most of their lists, some with their
+            // words in a description under a long title: last in theirs.
+            var copy = engine.records[ids[round * 23 % ids.count]]!.item
+            copy.uniqueIdentifier = "copy/\(round)"
+            switch round % 3 {
+            case 0: copy.attributeSet.title = "k"
+            case 1:
+                copy.attributeSet.contentDescription = copy.attributeSet.title
+                copy.attributeSet.title = "zz " + String(repeating: "word ", count: 30)
+                copy.attributeSet.keywords = []
+            default: break
+            }
+            engine.index([copy])
+            #expect(engine.topLists.nodesWithWrongTails(ranks: engine.ranks).isEmpty, "after insert \(round)")
+            if round.isMultiple(of: 4) { continue }
+            engine.deleteItems(identifiers: [copy.uniqueIdentifier])
+            #expect(engine.topLists.nodesWithWrongTails(ranks: engine.ranks).isEmpty, "after delete \(round)")
+        }
+        var cold = engine
+        cold.topLists = TopListCache()
+        for query in ["k", "ka", "s", "sa", "l", "t", "to"] {
+            #expect(engine.ids(query, limit: 100) == cold.ids(query, limit: 100), "\(query)")
+        }
+    }
+
     /// A batch puts its documents' tokens into the trie in one pass; one
     /// item at a time puts them token by token. Users must not tell the two
     /// apart: the same answers and totals, with cold lists or warm ones.

@@ -160,9 +160,16 @@ private struct ListUpkeep {
             }
             return
         }
-        list.insert(entry, at: position(of: entry, in: list))
-        if list.count > capacity { list.removeLast() }
-        tail = nil
+        // It goes before the last entry (`follows` said so, and read the tail).
+        let at = position(of: entry, in: list)
+        list.insert(entry, at: at)
+        if list.count > capacity {
+            list.removeLast()
+            // The new last is this document or one whose rank is not at hand.
+            tail = at == list.count - 1 ? ListTail(count: list.count, last: StaticKey(field: entry.field, rank: rank)) : nil
+        } else {
+            tail?.count = list.count
+        }
     }
 
     /// Takes `entry` out of `list`, which held every document of its
@@ -172,7 +179,10 @@ private struct ListUpkeep {
         let count = self.tail(of: list, &tail)?.count ?? 0
         if !follows(entry, list, tail: &tail), case let at = position(of: entry, in: list), at < list.count, list[at] == entry {
             list.remove(at: at)
-            tail = nil
+            // The last entry stays unless it was this one: a change that
+            // enters and leaves lists need not read another rank to learn
+            // where they end.
+            if at == list.count { tail = nil } else { tail?.count = list.count }
             return list.count == completeCount - 1 || list.count >= capacity / 2
         }
         // A complete list holds every document: this cannot happen, but a

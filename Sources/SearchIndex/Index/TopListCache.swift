@@ -157,6 +157,22 @@ final class TopListCache: @unchecked Sendable {
         markListed(node)
     }
 
+    /// Nodes whose remembered tail is not their list's own (a check for
+    /// tests: a wrong tail lets a change skip a list it should enter).
+    func nodesWithWrongTails(ranks: [StaticRank]) -> [Int32] {
+        lock.lock(); defer { lock.unlock() }
+        return ranks.withUnsafeBufferPointer { ranks in
+            func wrong(_ tail: ListTail?, _ list: [TopEntry]?) -> Bool {
+                guard let tail, let list else { return false }
+                guard let actual = ListTail(of: list, ranks: ranks) else { return true }
+                return tail.count != actual.count || tail.last.compare(actual.last) != 0
+            }
+            return summaries.compactMap { node, summary in
+                wrong(summary.subtreeTail, summary.subtree) || wrong(summary.ownTail, summary.own) ? node : nil
+            }
+        }
+    }
+
     /// Bytes held by field maps (they dominate the cache's size).
     var fieldMapBytes: Int {
         lock.lock(); defer { lock.unlock() }
