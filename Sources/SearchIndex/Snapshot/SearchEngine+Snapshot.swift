@@ -14,7 +14,7 @@ import Foundation
 /// records    chunks · (source, item)…           items by hand (SearchableItem+Snapshot)
 /// activities count · JSON…                      rare: Codable is fast enough
 /// views      count · (identifier, [seconds])…
-/// documents  chunks · (kind, fields)…           kind 1: "as its record says"
+/// documents  chunks · (kind, fields)…           kind 1: "as record n says"
 /// slots      free slots · ranks · expirations · engaged flags
 /// trie       node columns · child counts · children · posting counts · postings
 /// arena      heads · nodes · fields · places · starts · counts
@@ -30,7 +30,7 @@ import Foundation
 /// the expiring slots, and the merge maps (by URL, by related item).
 extension SearchEngine {
     static let snapshotMagic: UInt64 = 0x5345_4152_4348_4C54 // "SEARCHLT"
-    static let snapshotFormat: UInt32 = 4
+    static let snapshotFormat: UInt32 = 5
 
     private static var layoutSizes: [UInt32] {
         [MemoryLayout<TokenTrie.Posting>.stride, MemoryLayout<TokenTrie.Child>.stride, MemoryLayout<TopEntry>.stride,
@@ -51,10 +51,13 @@ extension SearchEngine {
         try out.write(fieldMapMinimumDocuments)
         try out.write(fieldMapQueryMinimumSlots)
 
-        try Self.writeChunked(Array(records.values), to: &out) { record, chunk in
+        let recordList = Array(records.values)
+        try Self.writeChunked(recordList, to: &out) { record, chunk in
             try chunk.write(UInt8(Source.allCases.firstIndex(of: record.source)!))
             try chunk.write(record.item)
         }
+        var recordPositions = [String: UInt32](minimumCapacity: recordList.count)
+        for (position, record) in recordList.enumerated() { recordPositions[record.item.uniqueIdentifier] = UInt32(position) }
         let encoder = JSONEncoder()
         try out.write(activities.count)
         for activity in activities.values {
@@ -67,7 +70,7 @@ extension SearchEngine {
         }
 
         try Self.writeChunked(documents, to: &out) { document, chunk in
-            try writeDocument(document, to: &chunk)
+            try writeDocument(document, recordPositions: recordPositions, to: &chunk)
         }
         try out.write(array: freeDocuments)
         try out.write(array: ranks)
@@ -177,11 +180,16 @@ extension SearchEngine {
         return elements
     }
 
-    private func writeDocument(_ document: Document?, to out: inout SnapshotWriter) throws {
+    /// Writes a document; one that is what its record alone says is written
+    /// as that record's place in the records section, where a loading
+    /// process finds it without hashing its identifier.
+    private func writeDocument(_ document: Document?, recordPositions: [String: UInt32], to out: inout SnapshotWriter) throws {
         guard let document else { return try out.write(UInt8(0)) }
-        if let record = records[document.uniqueIdentifier], document.matches(record.item) {
+        if let record = records[document.uniqueIdentifier], document.matches(record.item),
+            let position = recordPositions[document.uniqueIdentifier]
+        {
             try out.write(UInt8(1))
-            try out.write(document.uniqueIdentifier)
+            try out.write(position)
         } else {
             try out.write(UInt8(2))
             try out.write(document.uniqueIdentifier)
@@ -236,9 +244,6 @@ extension SearchEngine {
         var loadedRecords = try Self.readChunked(from: &input) { chunk throws(SnapshotError) in
             IndexRecord(source: try chunk.readSource(), item: try chunk.readItem())
         }
-        records.reserveCapacity(SnapshotReader.growingCapacity(loadedRecords.count))
-        // Moved out one by one (the array is the only owner): no copies.
-        while let record = loadedRecords.popLast() { records[record.item.uniqueIdentifier] = record }
         let decoder = JSONDecoder()
         for _ in 0..<(try input.readCount()) {
             let json = try input.readArray(of: UInt8.self)
@@ -252,18 +257,44 @@ extension SearchEngine {
             engagements[identifier] = try input.readArray(of: Double.self).map(Date.init(timeIntervalSinceReferenceDate:))
         }
 
-        let engine = self
-        documents = try Self.readChunked(from: &input) { chunk throws(SnapshotError) in
-            try engine.readDocument(from: &chunk)
-        }
-        documentIndex.reserveCapacity(SnapshotReader.growingCapacity(documents.count))
-        for (slot, document) in documents.enumerated() {
-            guard let document else { continue }
-            guard documentIndex.updateValue(UInt32(slot), forKey: document.uniqueIdentifier) == nil else {
-                throw SnapshotError(.malformed, "two slots hold \(document.uniqueIdentifier)")
+        documents = try loadedRecords.withUnsafeBufferPointer { records throws(SnapshotError) in
+            nonisolated(unsafe) let records = records
+            return try Self.readChunked(from: &input) { chunk throws(SnapshotError) in
+                try Self.readDocument(from: &chunk, records: records)
             }
-            if document.expirationDate != nil { expiringDocuments.insert(UInt32(slot)) }
         }
+        records.reserveCapacity(SnapshotReader.growingCapacity(loadedRecords.count))
+        // Moved out one by one (the array is the only owner): no copies.
+        // The merge by URL follows from the records: noted on the way,
+        // while each record is at hand (a pass over the table afterwards
+        // copied every record, a tenth of a cold start).
+        while let record = loadedRecords.popLast() {
+            let id = record.item.uniqueIdentifier
+            if let url = record.item.attributeSet.url {
+                switch record.source {
+                case .item: itemsByURL[url, default: []].insert(id)
+                case .web: webByURL[url, default: []].insert(id)
+                case .activity: break
+                }
+            }
+            guard records.updateValue(record, forKey: id) == nil else {
+                throw SnapshotError(.malformed, "two records are \(id)")
+            }
+        }
+        // Two fields read in place: a copy of each document (a dozen
+        // strings and arrays retained, then released) was a tenth of a cold start.
+        var index = [String: UInt32](minimumCapacity: SnapshotReader.growingCapacity(documents.count))
+        var expiring = Set<UInt32>()
+        try documents.withUnsafeBufferPointer { documents throws(SnapshotError) in
+            for slot in documents.indices {
+                guard let identifier = documents[slot]?.uniqueIdentifier else { continue }
+                guard index.updateValue(UInt32(slot), forKey: identifier) == nil else {
+                    throw SnapshotError(.malformed, "two slots hold \(identifier)")
+                }
+                if documents[slot]?.expirationDate != nil { expiring.insert(UInt32(slot)) }
+            }
+        }
+        (documentIndex, expiringDocuments) = (index, expiring)
         freeDocuments = try input.readArray()
         ranks = try input.readArray(growing: true)
         expirations = try input.readArray(growing: true)
@@ -301,54 +332,54 @@ extension SearchEngine {
             throw SnapshotError(.malformed, "the snapshot does not end where its structures do")
         }
 
-        // The maps that follow from the records and activities.
-        for (id, record) in records {
-            guard let url = record.item.attributeSet.url else { continue }
-            switch record.source {
-            case .item: itemsByURL[url, default: []].insert(id)
-            case .web: webByURL[url, default: []].insert(id)
-            case .activity: break
-            }
-        }
+        // The map that follows from the activities.
         for (id, activity) in activities {
             if let related = activity.relatedUniqueIdentifier { activitiesByItem[related, default: []].insert(id) }
         }
     }
 
-    private func readDocument(from input: inout SnapshotReader) throws(SnapshotError) -> Document? {
+    private static func readDocument(
+        from input: inout SnapshotReader, records: UnsafeBufferPointer<IndexRecord>
+    ) throws(SnapshotError) -> Document? {
         let kind = try input.read(UInt8.self)
-        var document: Document
+        let identifier: String, title: String, contentType: String, domain: String?, expiry: Date?
+        let visibility: Visibility, attributes: AttributeSet
         switch kind {
         case 0:
             return nil
         case 1:
-            let identifier = try input.readString()
-            guard let record = records[identifier] else { throw SnapshotError(.malformed, "a document names no record") }
-            let item = record.item
-            document = Document(
-                uniqueIdentifier: identifier, title: item.attributeSet.shownTitle, titleLength: 0,
-                contentType: item.attributeSet.contentType, domainIdentifier: item.domainIdentifier, sources: [],
-                expirationDate: item.expirationDate, visibility: item.visibility, attributes: item.attributeSet)
+            let position = Int(try input.read(UInt32.self))
+            guard position < records.count else { throw SnapshotError(.malformed, "a document names no record") }
+            // Fields read in place: a copy of the whole record cost a
+            // retain and release of each of its strings.
+            identifier = records[position].item.uniqueIdentifier
+            attributes = records[position].item.attributeSet
+            (title, contentType) = (attributes.shownTitle, attributes.contentType)
+            domain = records[position].item.domainIdentifier
+            expiry = records[position].item.expirationDate
+            visibility = records[position].item.visibility
         case 2:
-            let identifier = try input.readString()
-            let title = try input.readString()
-            let contentType = try input.readString()
-            let domain = try input.readOptionalString()
-            let expiry = try input.readOptional(Double.self).map(Date.init(timeIntervalSinceReferenceDate:))
-            let visibility = try input.readVisibility()
-            document = Document(
-                uniqueIdentifier: identifier, title: title, titleLength: 0, contentType: contentType,
-                domainIdentifier: domain, sources: [], expirationDate: expiry, visibility: visibility,
-                attributes: try input.readAttributes())
+            identifier = try input.readString()
+            title = try input.readString()
+            contentType = try input.readString()
+            domain = try input.readOptionalString()
+            expiry = try input.readOptional(Double.self).map(Date.init(timeIntervalSinceReferenceDate:))
+            visibility = try input.readVisibility()
+            attributes = try input.readAttributes()
         default:
             throw SnapshotError(.malformed, "unknown document kind \(kind)")
         }
-        document.titleLength = Int(try input.read(UInt32.self))
-        document.sources = try input.readArray(of: UInt8.self).map { index throws(SnapshotError) in
+        let titleLength = Int(try input.read(UInt32.self))
+        let sources = try input.readArray(of: UInt8.self).map { index throws(SnapshotError) in
             guard Int(index) < Source.allCases.count else { throw SnapshotError(.malformed, "unknown source") }
             return Source.allCases[Int(index)]
         }
-        return document
+        // Built once, whole: a document built and then changed was copied
+        // on its way out.
+        return Document(
+            uniqueIdentifier: identifier, title: title, titleLength: titleLength, contentType: contentType,
+            domainIdentifier: domain, sources: sources, expirationDate: expiry, visibility: visibility,
+            attributes: attributes)
     }
 
     private static func readTrie(from input: inout SnapshotReader) throws(SnapshotError) -> TokenTrie {
