@@ -225,6 +225,30 @@ func activity(for id: String, eligible: Bool = true) -> UserActivity {
         expectExact("re-indexed and churned")
     }
 
+    /// Documents that web pages merge into have two sources and rank before
+    /// their equals (same field) in every best list, as they do when the
+    /// matches are enumerated.
+    @Test func mergedDocumentsRankAsEnumerationRanksThem() {
+        var items = corpus(14, count: 1_500)
+        let owners = Array(stride(from: 0, to: items.count, by: 7))
+        for index in owners { items[index].attributeSet.url = "https://m.example/\(index)" }
+        var fast = engine(items)
+        let pages = owners.map { item("https://m.example/page/\($0)", title: "web", url: "https://m.example/\($0)") }
+        fast.index(pages, source: .web)
+        fast.topListThreshold = 10
+        var slow = fast
+        slow.topListThreshold = Int.max
+        #expect(fast.search(SearchQuery("web", limit: 1, now: referenceNow)).results.first?.sources.count == 2)
+        for query in ["k", "ka", "kar", "s", "sa", "m", "mi", "r", "re", "t", "to", "l", "lo"] {
+            for limit in [5, 50] {
+                let a = fast.search(SearchQuery(query, limit: limit, now: referenceNow))
+                let b = slow.search(SearchQuery(query, limit: limit, now: referenceNow))
+                #expect(a.results.map(\.uniqueIdentifier) == b.results.map(\.uniqueIdentifier), "\(query) limit \(limit)")
+                #expect(a.total == b.total, "\(query) total")
+            }
+        }
+    }
+
     /// One-item inserts and deletes (the bench's update pattern) keep each
     /// list's remembered length and last key true, through lists that are
     /// full (so an insert pushes their last entry out) and lists the item
