@@ -184,10 +184,9 @@ struct BenchCommand: ParsableCommand {
             let (inserts, deletes) = Self.timeUpdates(on: &engine, copying: items)
             let afterUpdates = timeKeystrokesAfterUpdates(on: &engine, copying: items)
             // Cold start: save the corpus to a store, then time a new process's first answer.
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("searchlight-bench-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let storePath = folder.appendingPathComponent("index.sqlite").path
+            let folder = try ScratchFolder(prefix: "searchlight-bench")
+            defer { folder.remove() }
+            let storePath = folder.url.appendingPathComponent("index.sqlite").path
             do {
                 let saved = try PersistentIndex(store: IndexStore(path: storePath))
                 try saved.replaceAll(with: items, reason: corpus)
@@ -195,8 +194,8 @@ struct BenchCommand: ParsableCommand {
             let firstQuery = lines.first { !$0.allSatisfy(\.isWhitespace) } ?? "a"
             // The first process after an import rebuilds the engine from the
             // records and leaves a snapshot; every later one loads that.
-            let firstStartMilliseconds = try timeFirstAnswer(query: firstQuery, storePath: storePath, folder: folder.path)
-            let coldMilliseconds = try timeFirstAnswer(query: firstQuery, storePath: storePath, folder: folder.path)
+            let firstStartMilliseconds = try timeFirstAnswer(query: firstQuery, storePath: storePath, folder: folder)
+            let coldMilliseconds = try timeFirstAnswer(query: firstQuery, storePath: storePath, folder: folder)
             let report: [String: Any] = [
                 "items": items.count, "parseSeconds": round2(parseSeconds), "buildSeconds": round2(buildSeconds),
                 "keystrokes": latencies.count,
@@ -220,25 +219,28 @@ struct BenchCommand: ParsableCommand {
     /// times it to the end of its answer's line (what the process does after
     /// answering, such as saving a snapshot or freeing memory, is not timed;
     /// the next run waits for it).
-    private func timeFirstAnswer(query: String, storePath: String, folder: String) throws -> Int {
+    private func timeFirstAnswer(query: String, storePath: String, folder: ScratchFolder) throws -> Int {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        child.arguments = ["search", query, "--limit", "\(limit)", "--json", "--index", storePath, "--data", folder]
+        child.arguments = ["search", query, "--limit", "\(limit)", "--json", "--index", storePath, "--data", folder.path]
         let output = Pipe()
         child.standardOutput = output
         child.standardError = FileHandle.nullDevice
         let start = Date()
-        try child.run()
-        var answered: Date?
-        while answered == nil {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty || chunk.contains(UInt8(ascii: "\n")) { answered = Date() }
+        let answered = try folder.whileRunning(child) {
+            try child.run()
+            var answered: Date?
+            while answered == nil {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty || chunk.contains(UInt8(ascii: "\n")) { answered = Date() }
+            }
+            child.waitUntilExit()
+            return answered!
         }
-        child.waitUntilExit()
         guard child.terminationStatus == 0 else {
             throw CommandFailure(message: "the cold-start search exited with \(child.terminationStatus)", code: ExitStatus.failure)
         }
-        return Int(answered!.timeIntervalSince(start) * 1000)
+        return Int(answered.timeIntervalSince(start) * 1000)
     }
 
     /// The `p`th percentile of ascending `values` (nearest rank), 0 for none.

@@ -53,6 +53,39 @@ import Testing
         #expect(try cli.run(["index", "stats", "--json"]).json?["results"] as? Int == countBefore)
     }
 
+    /// Stopping the bench while it has its corpus saved in a scratch store
+    /// (its last part: hundreds of MB at 100,000 items) leaves nothing
+    /// behind. SIGTERM, as `kill` or `timeout` send it: the test runner
+    /// starts children with SIGINT ignored, as a shell starts background
+    /// jobs, and the bench leaves an ignored signal ignored.
+    @Test func anInterruptedBenchLeavesNoScratchStoreBehind() throws {
+        let cli = CLI()
+        let (_, queries) = try workload(cli)
+        let lines = (0..<5_000).map { i in
+            #"{"uniqueIdentifier":"photo/\#(i)","attributeSet":{"title":"Cozo \#(i)","contentDescription":"lens ranger \#(i % 97)"}}"#
+        }
+        let corpus = try cli.write("large.jsonl", lines.joined(separator: "\n") + "\n")
+        let scratch = (cli.folder as NSString).appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        func scratchStores() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: scratch)) ?? []).filter { $0.hasPrefix("searchlight-bench-") }
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
+        process.arguments = ["bench", "--corpus", corpus, "--queries", queries, "--json"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": scratch]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(300)
+        while process.isRunning, scratchStores().isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        try #require(process.isRunning && !scratchStores().isEmpty, "the bench never reached its scratch store")
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 128 + SIGTERM)
+        #expect(scratchStores().isEmpty, "left behind: \(scratchStores())")
+    }
+
     @Test func aCorpusOrIndexWithoutItemsIsRefusedInOneLine() throws {
         let cli = CLI()
         let (_, queries) = try workload(cli)
