@@ -136,6 +136,37 @@ import Testing
         #expect(e.ids("northern") == ["photo/1"])
         #expect(e.documentCount == 1)
     }
+
+    /// A result shows the attribute set it stands for: the item's (not a
+    /// page or activity merged into it), a standalone page's or activity's
+    /// own, through re-indexing, merging and un-merging, on search and on
+    /// `result(for:)`.
+    @Test func resultsShowTheAttributesTheyStandFor() {
+        var owner = item("photo/1", title: "Harbour", description: "item text", keywords: ["boats"], url: "https://x.example/harbour")
+        var e = engine([owner])
+        let page = item("https://x.example/harbour", title: "Harbour page", description: "page text", url: "https://x.example/harbour")
+        let lonely = item("https://x.example/lonely", title: "Lonely page", description: "lonely text", url: "https://x.example/lonely")
+        e.index([page, lonely], source: .web)
+        e.becomeCurrent(activity(for: "photo/1"), at: referenceNow)
+        let standalone = UserActivity(activityType: "com.example.search", title: "Search harbour lights", keywords: ["lights"],
+                                      isEligibleForSearch: true)
+        e.becomeCurrent(standalone, at: referenceNow)
+        func shown(_ query: String, _ id: String) -> AttributeSet? {
+            e.search(SearchQuery(query, limit: 50, now: referenceNow)).results.first { $0.uniqueIdentifier == id }?.attributes
+        }
+        #expect(shown("harbour", "photo/1") == owner.attributeSet)
+        #expect(e.result(for: "photo/1")?.attributes == owner.attributeSet)
+        #expect(shown("lonely", "https://x.example/lonely") == lonely.attributeSet)
+        #expect(shown("lights", standalone.identifier) == standalone.searchableAttributes)
+        #expect(e.result(for: standalone.identifier)?.attributes == standalone.searchableAttributes)
+        owner.attributeSet.contentDescription = "new item text"
+        e.index([owner])
+        #expect(shown("harbour", "photo/1") == owner.attributeSet)
+        // With its item gone, the page stands alone and shows its own.
+        e.deleteItems(identifiers: ["photo/1"])
+        #expect(shown("harbour", "https://x.example/harbour") == page.attributeSet)
+        #expect(e.result(for: "https://x.example/harbour")?.attributes == page.attributeSet)
+    }
 }
 
 @Suite struct SharedPageTests {

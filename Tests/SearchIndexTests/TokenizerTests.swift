@@ -96,7 +96,7 @@ import Testing
         ]
         let document = Document(
             uniqueIdentifier: "d", title: "t", titleLength: 1, contentType: "public.item", domainIdentifier: nil,
-            sources: [.item], expirationDate: nil, visibility: .public, attributes: sets[0]
+            sources: [.item], expirationDate: nil, visibility: .public
         ).withTokens(from: sets)
         let (tokens, fields) = expected(sets)
         #expect(document.pendingTokens == tokens)

@@ -3,6 +3,10 @@ import Foundation
 /// One result-to-be: an item, or a standalone web page or activity, with
 /// every record that merged into it (activities naming it with
 /// `relatedUniqueIdentifier`, web pages at its `url`).
+///
+/// Its attribute set is not kept here: it is its record's, or its
+/// standalone activity's (`SearchEngine.shownAttributes(of:)`), and a
+/// copy in every document was a quarter of a kilobyte a slot.
 struct Document: Sendable {
     var uniqueIdentifier: String
     var title: String
@@ -12,7 +16,6 @@ struct Document: Sendable {
     var sources: [Source]
     var expirationDate: Date?
     var visibility: Visibility
-    var attributes: AttributeSet
     /// Distinct tokens and the best field each appears in, waiting to be
     /// inserted in the trie (only while building: afterwards they live in
     /// the engine's `TokenArena`).

@@ -136,7 +136,7 @@ extension SearchEngine {
         return SearchResult(
             uniqueIdentifier: document.uniqueIdentifier, domainIdentifier: document.domainIdentifier,
             contentType: document.contentType, title: document.title, sources: document.sources,
-            attributes: document.attributes, visibility: document.visibility,
+            attributes: shownAttributes(of: document), visibility: document.visibility,
             highlights: highlights(of: document.title, field: "title", terms: terms, probes: probes, evaluators: &evaluators),
             explanation: Explanation(key: key, views: views, matches: termMatches))
     }
@@ -203,7 +203,7 @@ extension SearchEngine {
         return SearchResult(
             uniqueIdentifier: document.uniqueIdentifier, domainIdentifier: document.domainIdentifier,
             contentType: document.contentType, title: document.title, sources: document.sources,
-            attributes: document.attributes, visibility: document.visibility, highlights: [],
+            attributes: shownAttributes(of: document), visibility: document.visibility, highlights: [],
             explanation: Explanation(
                 key: RankingKey(typos: 0, wholeWords: 0, fieldScore: 0, engagement: 0,
                                 sources: document.sources.count, titleLength: document.titleLength,

@@ -474,9 +474,21 @@ public struct SearchEngine: Sendable {
         return Document(
             uniqueIdentifier: id, title: title, titleLength: title.count,
             contentType: primary.attributes.contentType, domainIdentifier: primary.domain,
-            sources: sources.sorted(), expirationDate: primary.expiry, visibility: primary.visibility,
-            attributes: primary.attributes
+            sources: sources.sorted(), expirationDate: primary.expiry, visibility: primary.visibility
         ).withTokens(from: [primary.attributes] + merged.map(\.0))
+    }
+
+    /// The attribute set `document` shows: the one `buildDocument` took as
+    /// its primary (its record's when that record stands for it, else its
+    /// standalone activity's). Every change to either rebuilds the document,
+    /// so the choice made then still holds.
+    func shownAttributes(of document: Document) -> AttributeSet {
+        let id = document.uniqueIdentifier
+        if let record = records[id], canonicalID(of: record) == id { return record.item.attributeSet }
+        if let activity = activities[id], activity.relatedUniqueIdentifier == nil { return activity.searchableAttributes }
+        // A document stands for one of the two; nothing else makes one.
+        assertionFailure("no record or activity for document \(id)")
+        return AttributeSet()
     }
 
     /// Inserts one document's tokens, a token at a time.

@@ -30,7 +30,7 @@ import Foundation
 /// the expiring slots, and the merge maps (by URL, by related item).
 extension SearchEngine {
     static let snapshotMagic: UInt64 = 0x5345_4152_4348_4C54 // "SEARCHLT"
-    static let snapshotFormat: UInt32 = 5
+    static let snapshotFormat: UInt32 = 6
 
     private static var layoutSizes: [UInt32] {
         [MemoryLayout<TokenTrie.Posting>.stride, MemoryLayout<TokenTrie.Child>.stride, MemoryLayout<TopEntry>.stride,
@@ -198,7 +198,6 @@ extension SearchEngine {
             try out.write(document.domainIdentifier)
             try out.write(document.expirationDate?.timeIntervalSinceReferenceDate)
             try out.write(UInt8(Visibility.allCases.firstIndex(of: document.visibility)!))
-            try out.write(document.attributes)
         }
         try out.write(UInt32(document.titleLength))
         try out.write(array: document.sources.map { UInt8(Source.allCases.firstIndex(of: $0)!) })
@@ -343,7 +342,7 @@ extension SearchEngine {
     ) throws(SnapshotError) -> Document? {
         let kind = try input.read(UInt8.self)
         let identifier: String, title: String, contentType: String, domain: String?, expiry: Date?
-        let visibility: Visibility, attributes: AttributeSet
+        let visibility: Visibility
         switch kind {
         case 0:
             return nil
@@ -353,8 +352,8 @@ extension SearchEngine {
             // Fields read in place: a copy of the whole record cost a
             // retain and release of each of its strings.
             identifier = records[position].item.uniqueIdentifier
-            attributes = records[position].item.attributeSet
-            (title, contentType) = (attributes.shownTitle, attributes.contentType)
+            title = records[position].item.attributeSet.shownTitle
+            contentType = records[position].item.attributeSet.contentType
             domain = records[position].item.domainIdentifier
             expiry = records[position].item.expirationDate
             visibility = records[position].item.visibility
@@ -365,7 +364,6 @@ extension SearchEngine {
             domain = try input.readOptionalString()
             expiry = try input.readOptional(Double.self).map(Date.init(timeIntervalSinceReferenceDate:))
             visibility = try input.readVisibility()
-            attributes = try input.readAttributes()
         default:
             throw SnapshotError(.malformed, "unknown document kind \(kind)")
         }
@@ -378,8 +376,7 @@ extension SearchEngine {
         // on its way out.
         return Document(
             uniqueIdentifier: identifier, title: title, titleLength: titleLength, contentType: contentType,
-            domainIdentifier: domain, sources: sources, expirationDate: expiry, visibility: visibility,
-            attributes: attributes)
+            domainIdentifier: domain, sources: sources, expirationDate: expiry, visibility: visibility)
     }
 
     private static func readTrie(from input: inout SnapshotReader) throws(SnapshotError) -> TokenTrie {
@@ -453,6 +450,6 @@ extension Document {
     func matches(_ item: SearchableItem) -> Bool {
         title == item.attributeSet.shownTitle && contentType == item.attributeSet.contentType
             && domainIdentifier == item.domainIdentifier && expirationDate == item.expirationDate
-            && visibility == item.visibility && attributes == item.attributeSet
+            && visibility == item.visibility
     }
 }
