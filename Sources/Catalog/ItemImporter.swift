@@ -51,10 +51,6 @@ public enum ItemImporter {
         }
     }
 
-    /// Threads that share the decoding of a buffer's lines. Read once: the
-    /// count comes from files under /proc and the cgroup.
-    private static let workerCount = min(ProcessInfo.processInfo.activeProcessorCount, 8)
-
     /// Decodes `lines` of `buffer` and appends their items in order (blank
     /// lines have none). Decoding is most of an import's reading time and
     /// each line stands alone, so the cores share the lines of a buffer;
@@ -63,27 +59,10 @@ public enum ItemImporter {
         _ lines: [(bytes: Range<Int>, line: Int)], of buffer: [UInt8], file: String, domain: String?,
         into items: inout [SearchableItem]
     ) throws {
-        let workers = workerCount
-        guard workers > 1, lines.count >= 64 else {
-            for (bytes, line) in lines {
-                if let item = try item(ifAnyFrom: buffer[bytes], line: line, file: file, domain: domain) { items.append(item) }
-            }
-            return
+        let decoded = try ParallelWork.map(lines[...], minimum: 64) {
+            { try item(ifAnyFrom: buffer[$0.bytes], line: $0.line, file: file, domain: domain) }
         }
-        var decoded = [Result<SearchableItem?, any Error>](repeating: .success(nil), count: lines.count)
-        decoded.withUnsafeMutableBufferPointer { decoded in
-            nonisolated(unsafe) let out = decoded
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                // Contiguous shares: no two workers write near each other.
-                for index in (lines.count * worker / workers)..<(lines.count * (worker + 1) / workers) {
-                    let (bytes, line) = lines[index]
-                    out[index] = Result { try item(ifAnyFrom: buffer[bytes], line: line, file: file, domain: domain) }
-                }
-            }
-        }
-        for result in decoded {
-            if let item = try result.get() { items.append(item) }
-        }
+        for case let item? in decoded { items.append(item) }
     }
 
     /// The item on one line, or nil when the line is blank.

@@ -119,7 +119,7 @@ public final class IndexStore: Sendable {
     /// Decodes stored records on every core (JSON decoding is most of the
     /// time a store takes to read); the first failure is thrown.
     static func decodeRecords(_ rows: [(source: Source, body: String)]) throws -> [IndexRecord] {
-        try mapOnEveryCore(rows[...]) {
+        try ParallelWork.map(rows[...], minimum: 4_096) {
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .iso8601
             return { row in
@@ -133,7 +133,7 @@ public final class IndexStore: Sendable {
     /// Each record's JSON, written on every core for a large batch
     /// (encoding was most of an import's writing).
     static func encodeRecords(_ records: ArraySlice<IndexRecord>) throws -> [String] {
-        try mapOnEveryCore(records) {
+        try ParallelWork.map(records, minimum: 4_096) {
             let encoder = recordEncoder()
             return { record in try record.item.plainJSON ?? String(decoding: encoder.encode(record.item), as: UTF8.self) }
         }
@@ -145,27 +145,6 @@ public final class IndexStore: Sendable {
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
-    }
-
-    /// `transform` applied to every element, in order, shared by the cores
-    /// in contiguous parts when there are thousands; each part makes its own
-    /// transform (Foundation's coders are not shared between threads). The
-    /// error thrown is the first element's that fails.
-    private static func mapOnEveryCore<Element, Output>(
-        _ elements: ArraySlice<Element>, _ makeTransform: () -> (Element) throws -> Output
-    ) throws -> [Output] {
-        let workers = elements.count >= 4_096 ? min(ProcessInfo.processInfo.activeProcessorCount, 8) : 1
-        var parts = [Result<[Output], any Error>](repeating: .success([]), count: workers)
-        parts.withUnsafeMutableBufferPointer { parts in
-            nonisolated(unsafe) let (out, make) = (parts, makeTransform)
-            nonisolated(unsafe) let elements = elements
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                let first = elements.startIndex
-                let share = elements[(first + elements.count * worker / workers)..<(first + elements.count * (worker + 1) / workers)]
-                out[worker] = Result { try share.map(make()) }
-            }
-        }
-        return try parts.flatMap { try $0.get() }
     }
 
     /// The preference and client state, without reading any record.

@@ -30,9 +30,8 @@ extension SearchEngine {
 
     /// The first `TopListCache.capacity` of `entries` in static order.
     ///
-    /// Each entry's key is read once into a pair of words that compare as
-    /// `StaticKey` does (field, fewer sources last, title length, the
-    /// identifier's first bytes), so sorting and the window's binary
+    /// Each entry's key is read once into its two words (`StaticKey.words`),
+    /// so sorting and the window's binary
     /// searches compare words instead of reading two documents' ranks a
     /// comparison through a closure over the engine (warming the lists at
     /// 1M was two thirds this function).
@@ -100,10 +99,8 @@ extension SearchEngine {
                 offered += trie[child.node].subtreeCount
             }
         }
-        let entries = offered >= Self.bestFieldByteMapMinimum
-            ? bestFields(node, childLists: childLists, walked: walked, usingByteMap: true)
-            : bestFields(node, childLists: childLists, walked: walked, usingByteMap: false)
-        let list = best(entries)
+        let list = best(bestFields(node, childLists: childLists, walked: walked,
+                                   usingByteMap: offered >= Self.bestFieldByteMapMinimum))
         topLists.store(subtree: list, tail: listTail(list), for: node)
         return list
     }
@@ -331,9 +328,8 @@ struct StaticRank: Sendable {
     var identifierPrefix: UInt64 = 0
 }
 
-/// A best-list entry with its static key in two words: `high` compares as
-/// field, then more sources, then shorter title; `low` is the identifier's
-/// first bytes. Equal pairs leave it to the whole identifiers.
+/// A best-list entry with its static key read once, as `StaticKey.words`.
+/// Equal words leave it to the whole identifiers.
 private struct KeyedEntry {
     var high: UInt64
     var low: UInt64
@@ -341,8 +337,7 @@ private struct KeyedEntry {
 
     @inline(__always)
     init(_ entry: TopEntry, rank: StaticRank) {
-        high = UInt64(entry.field) << 56 | UInt64(UInt8.max - rank.sources) << 48 | UInt64(rank.titleLength) << 16
-        low = rank.identifierPrefix
+        (high, low) = StaticKey(field: entry.field, rank: rank).words
         self.entry = entry
     }
 }

@@ -62,10 +62,8 @@ public struct SearchEngine: Sendable {
     /// scan of a small index is quick, and maps would only cost memory).
     var fieldMapQueryMinimumSlots = 32_768
 
-    /// Threads for work shared among the cores. Read once: the count comes
-    /// from files under /proc and the cgroup, which cost more to read than a
-    /// one-item update costs in all.
-    static let workerCount = min(ProcessInfo.processInfo.activeProcessorCount, 8)
+    /// Threads for work shared among the cores.
+    static var workerCount: Int { ParallelWork.workerCount }
 
     public init(preference: IndexingPreference = .viewedRecords) {
         self.preference = preference
@@ -447,11 +445,28 @@ public struct SearchEngine: Sendable {
         return slot
     }
 
+    /// What a document stands for: the record whose canonical identifier
+    /// is the document's, else a standalone activity of that identifier.
+    private enum Primary {
+        case record(IndexRecord)
+        case activity(UserActivity)
+    }
+
+    /// What stands for the document `id` now, if anything. The one statement
+    /// of that choice: documents are built from it and results show its
+    /// attribute set.
+    private func primary(of id: String) -> Primary? {
+        if let record = records[id], canonicalID(of: record) == id { return .record(record) }
+        if let activity = activities[id], activity.relatedUniqueIdentifier == nil { return .activity(activity) }
+        return nil
+    }
+
     /// The document `id` should be now, or nil if nothing stands there.
     private func buildDocument(_ id: String) -> Document? {
         var primary: (attributes: AttributeSet, domain: String?, expiry: Date?, visibility: Visibility, source: Source)
         var merged: [(AttributeSet, Source)] = []
-        if let record = records[id], canonicalID(of: record) == id {
+        switch self.primary(of: id) {
+        case .record(let record):
             let item = record.item
             primary = (item.attributeSet, item.domainIdentifier, item.expirationDate, item.visibility, record.source)
             if record.source == .item, let url = item.attributeSet.url, owner(of: url) == id {
@@ -459,10 +474,10 @@ public struct SearchEngine: Sendable {
                     if let web = records[webID] { merged.append((web.item.attributeSet, .web)) }
                 }
             }
-        } else if let activity = activities[id], activity.relatedUniqueIdentifier == nil {
+        case .activity(let activity):
             let visibility: Visibility = activity.isEligibleForPublicIndexing ? .public : .private
             primary = (activity.searchableAttributes, nil, activity.expirationDate, visibility, .activity)
-        } else {
+        case nil:
             return nil
         }
         for activityID in (activitiesByItem[id] ?? []).sorted() {
@@ -478,17 +493,18 @@ public struct SearchEngine: Sendable {
         ).withTokens(from: [primary.attributes] + merged.map(\.0))
     }
 
-    /// The attribute set `document` shows: the one `buildDocument` took as
-    /// its primary (its record's when that record stands for it, else its
-    /// standalone activity's). Every change to either rebuilds the document,
-    /// so the choice made then still holds.
+    /// The attribute set `document` shows: that of what stands for it
+    /// (`primary(of:)`), as when it was built. Every change to that rebuilds
+    /// the document, so the choice made then still holds.
     func shownAttributes(of document: Document) -> AttributeSet {
-        let id = document.uniqueIdentifier
-        if let record = records[id], canonicalID(of: record) == id { return record.item.attributeSet }
-        if let activity = activities[id], activity.relatedUniqueIdentifier == nil { return activity.searchableAttributes }
-        // A document stands for one of the two; nothing else makes one.
-        assertionFailure("no record or activity for document \(id)")
-        return AttributeSet()
+        switch primary(of: document.uniqueIdentifier) {
+        case .record(let record): return record.item.attributeSet
+        case .activity(let activity): return activity.searchableAttributes
+        case nil:
+            // Nothing else makes a document.
+            assertionFailure("nothing stands for document \(document.uniqueIdentifier)")
+            return AttributeSet()
+        }
     }
 
     /// Inserts one document's tokens, a token at a time.

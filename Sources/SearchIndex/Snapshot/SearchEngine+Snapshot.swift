@@ -70,7 +70,7 @@ extension SearchEngine {
         }
 
         try Self.writeChunked(documents, to: &out) { document, chunk in
-            try writeDocument(document, recordPositions: recordPositions, to: &chunk)
+            try Self.writeDocument(document, records: recordList, positions: recordPositions, to: &chunk)
         }
         try out.write(array: freeDocuments)
         try out.write(array: ranks)
@@ -192,11 +192,11 @@ extension SearchEngine {
     /// Writes a document; one that is what its record alone says is written
     /// as that record's place in the records section, where a loading
     /// process finds it without hashing its identifier.
-    private func writeDocument(_ document: Document?, recordPositions: [String: UInt32], to out: inout SnapshotWriter) throws {
+    private static func writeDocument(
+        _ document: Document?, records: [IndexRecord], positions: [String: UInt32], to out: inout SnapshotWriter
+    ) throws {
         guard let document else { return try out.write(UInt8(0)) }
-        if let record = records[document.uniqueIdentifier], document.matches(record.item),
-            let position = recordPositions[document.uniqueIdentifier]
-        {
+        if let position = positions[document.uniqueIdentifier], document.matches(records[Int(position)].item) {
             try out.write(UInt8(1))
             try out.write(position)
         } else {
