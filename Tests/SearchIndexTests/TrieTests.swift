@@ -70,6 +70,59 @@ import Testing
         #expect(trie[TokenTrie.root].children.isEmpty)
     }
 
+    /// Path compression: a node only where a token ends or two part, and
+    /// a prefix ending inside an edge still reaches exactly the tokens that
+    /// start with it, through inserts, removals and re-inserts.
+    @Test(arguments: [1, 2])
+    func prefixesReachTheirTokensAndChainsAreCompressed(seed: UInt64) {
+        var generator = SeededGenerator(seed: seed)
+        let alphabet = Array("abc北ë")
+        func word() -> String {
+            String((0..<Int.random(in: 1...9, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+        }
+        var trie = TokenTrie()
+        var held: [String: Int32] = [:]
+        func expectConsistent(_ stage: String) {
+            // Inserts alone leave at most one inner node per token.
+            if stage == "inserted" { #expect(trie.nodes.count - 1 <= 2 * held.count, "\(stage): \(trie.nodes.count) nodes") }
+            for _ in 0..<200 {
+                let prefix = String(word().prefix(Int.random(in: 0...4, using: &generator)))
+                let expected = Set(held.keys.filter { $0.hasPrefix(prefix) })
+                guard let node = trie.find(prefix) else {
+                    #expect(expected.isEmpty, "\(stage): \(prefix) reaches nothing")
+                    continue
+                }
+                var found = Set<String>()
+                var stack = [node]
+                while let current = stack.popLast() {
+                    if !trie[current].postings.isEmpty { found.insert(trie.token(at: current)) }
+                    stack.append(contentsOf: trie[current].children.map(\.node))
+                }
+                #expect(found == expected, "\(stage): tokens under \(prefix)")
+                #expect(trie[node].subtreeCount == expected.count, "\(stage): count under \(prefix)")
+            }
+            for (token, node) in held {
+                #expect(trie.node(ofToken: token) == node, "\(stage): \(token)")
+                #expect(trie.token(at: node) == token)
+            }
+        }
+        for doc in 0..<400 {
+            let token = word()
+            if held[token] == nil { held[token] = trie.insert(token, posting: .init(doc: UInt32(doc), field: 0)) }
+        }
+        expectConsistent("inserted")
+        for token in held.keys.shuffled(using: &generator).prefix(250) {
+            trie.remove(doc: trie[held[token]!].postings[0].doc, from: held[token]!)
+            held[token] = nil
+        }
+        expectConsistent("removed")
+        for doc in 400..<600 {
+            let token = word()
+            if held[token] == nil { held[token] = trie.insert(token, posting: .init(doc: UInt32(doc), field: 0)) }
+        }
+        expectConsistent("re-inserted")
+    }
+
     @Test func headsReadOffPathsAreTheHeadsOfTheTokens() {
         var trie = TokenTrie()
         let tokens = ["a", "zoë", "北极光", "北极", "wickfordkarenmi", "ëëëë", "abcdefgh", "abcdefghi", "光k光k光", "x"]

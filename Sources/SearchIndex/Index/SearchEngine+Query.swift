@@ -150,7 +150,7 @@ extension SearchEngine {
         for token in Tokenizer.indexTokens(text) {
             var node: Int32 = -1
             if probes == nil {
-                guard let found = trie.find(token.text) else { continue }
+                guard let found = trie.node(ofToken: token.text) else { continue }
                 node = found
             }
             var bestLength = 0

@@ -119,7 +119,7 @@ struct TermProbe: Sendable {
         for prefix in prefixes where head & prefix.mask == prefix.bits && prefix.code < best {
             if !prefix.needsWalk || text.utf8.starts(with: prefix.text!.utf8) { best = prefix.code }
         }
-        guard best != Self.miss, !wholeNodes.isEmpty, let node = trie.find(text) else { return best }
+        guard best != Self.miss, !wholeNodes.isEmpty, let node = trie.node(ofToken: text) else { return best }
         for (position, whole) in wholeNodes.enumerated() where whole == node {
             best = min(best, wholeCodes[position])
         }

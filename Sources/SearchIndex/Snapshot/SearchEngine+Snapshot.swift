@@ -16,7 +16,7 @@ import Foundation
 /// views      count · (identifier, [seconds])…
 /// documents  chunks · (kind, fields)…           kind 1: "as record n says"
 /// slots      free slots · ranks · expirations · engaged flags
-/// trie       node columns · child counts · children · posting counts · postings
+/// trie       node columns · label counts · labels · child counts · children · posting counts · postings
 /// arena      heads · nodes · fields · places · starts · counts
 /// best lists count · (node, [entry])… twice (subtree, own)
 /// trailer    magic
@@ -30,7 +30,7 @@ import Foundation
 /// the expiring slots, and the merge maps (by URL, by related item).
 extension SearchEngine {
     static let snapshotMagic: UInt64 = 0x5345_4152_4348_4C54 // "SEARCHLT"
-    static let snapshotFormat: UInt32 = 6
+    static let snapshotFormat: UInt32 = 7
 
     private static var layoutSizes: [UInt32] {
         [MemoryLayout<TokenTrie.Posting>.stride, MemoryLayout<TokenTrie.Child>.stride, MemoryLayout<TopEntry>.stride,
@@ -106,8 +106,9 @@ extension SearchEngine {
         count >= 1_024 ? SnapshotReader.growingCapacity(count) : count
     }
 
-    /// Trie nodes from which they are built on every core.
-    static let parallelNodeMinimum = 4_096
+    /// Trie nodes from which they are built on every core (a compressed
+    /// trie has about two nodes per distinct token).
+    static let parallelNodeMinimum = 1_024
 
     /// Elements per chunk of a chunked section.
     private static let chunkSize = 1_024
@@ -218,6 +219,10 @@ extension SearchEngine {
         try out.write(array: nodes.map(\.parent))
         try out.write(array: nodes.map(\.scalar))
         try out.write(array: nodes.map(\.depth))
+        // Only the labels in use, node by node: the pool also holds pruned
+        // nodes' labels, and a load finds each node's start by summing.
+        try out.write(array: nodes.map(\.labelCount))
+        try out.write(array: nodes.indices.flatMap { trie.label(of: Int32($0)) })
         try out.write(array: nodes.map(\.subtreeCount))
         try out.write(array: nodes.map(\.documentCount))
         try out.write(array: nodes.map(\.stamp))
@@ -393,6 +398,8 @@ extension SearchEngine {
         let parents: [Int32] = try input.readArray()
         let scalars: [UInt32] = try input.readArray()
         let depths: [Int32] = try input.readArray()
+        let labelCounts: [UInt32] = try input.readArray()
+        let labels: [UInt32] = try input.readArray(growing: true)
         let subtreeCounts: [Int] = try input.readArray()
         let documentCounts: [Int] = try input.readArray()
         let stamps: [UInt32] = try input.readArray()
@@ -400,8 +407,8 @@ extension SearchEngine {
         let (children, childTotal) = try input.readArrayInPlace(of: TokenTrie.Child.self)
         let postingCounts: [UInt32] = try input.readArray()
         let (postings, postingTotal) = try input.readArrayInPlace(of: TokenTrie.Posting.self)
-        guard [parents.count, scalars.count, depths.count, subtreeCounts.count, documentCounts.count, stamps.count,
-               childCounts.count, postingCounts.count].allSatisfy({ $0 == count }), count > 0 else {
+        guard [parents.count, scalars.count, depths.count, labelCounts.count, subtreeCounts.count, documentCounts.count,
+               stamps.count, childCounts.count, postingCounts.count].allSatisfy({ $0 == count }), count > 0 else {
             throw SnapshotError(.malformed, "the trie's columns differ in length")
         }
         // Nodes keep their counts in 32 bits.
@@ -413,14 +420,17 @@ extension SearchEngine {
         // node is built; then the nodes are built on every core at once.
         var childStarts = [Int](repeating: 0, count: count + 1)
         var postingStarts = [Int](repeating: 0, count: count + 1)
+        var labelStarts = [Int](repeating: 0, count: count + 1)
         for index in 0..<count {
             childStarts[index + 1] = childStarts[index] + Int(childCounts[index])
             postingStarts[index + 1] = postingStarts[index] + Int(postingCounts[index])
+            labelStarts[index + 1] = labelStarts[index] + Int(labelCounts[index])
         }
-        guard childStarts[count] == childTotal, postingStarts[count] == postingTotal else {
-            throw SnapshotError(.malformed, "the trie's children or postings do not add up")
+        guard childStarts[count] == childTotal, postingStarts[count] == postingTotal, labelStarts[count] == labels.count,
+              labels.count <= Int(UInt32.max) else {
+            throw SnapshotError(.malformed, "the trie's children, postings or labels do not add up")
         }
-        let (childStartsView, postingStartsView) = (childStarts, postingStarts)
+        let (childStartsView, postingStartsView, labelStartsView) = (childStarts, postingStarts, labelStarts)
         let nodes = [TokenTrie.Node](unsafeUninitializedCapacity: SnapshotReader.growingCapacity(count)) { buffer, initialized in
             nonisolated(unsafe) let out = buffer
             nonisolated(unsafe) let children = children, postings = postings
@@ -430,6 +440,7 @@ extension SearchEngine {
                     let childStart = childStartsView[index], postingStart = postingStartsView[index]
                     (out.baseAddress! + index).initialize(to: TokenTrie.Node(
                         parent: parents[index], scalar: scalars[index], depth: depths[index],
+                        labelStart: UInt32(truncatingIfNeeded: labelStartsView[index]), labelCount: labelCounts[index],
                         children: children + childStart * MemoryLayout<TokenTrie.Child>.stride,
                         childCount: childStartsView[index + 1] - childStart,
                         postings: SnapshotReader.array(
@@ -442,7 +453,7 @@ extension SearchEngine {
             }
             initialized = count
         }
-        return TokenTrie(restoring: nodes, freeNodes: try input.readArray(), stampCounter: try input.read(UInt32.self))
+        return TokenTrie(restoring: nodes, labels: labels, freeNodes: try input.readArray(), stampCounter: try input.read(UInt32.self))
     }
 }
 

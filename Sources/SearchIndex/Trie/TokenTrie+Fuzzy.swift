@@ -22,75 +22,92 @@ extension TokenTrie {
         length >= 9 ? 2 : (length >= 5 ? 1 : 0)
     }
 
-    /// Every node a term reaches, exactly or within its typo bound.
+    /// Every node a term reaches, exactly or within its typo bound. A
+    /// prefix that matches inside an edge is recorded at the node below
+    /// it, whose subtree holds exactly the tokens that start with it.
     func matches(for term: String) -> TermMatches {
-        let pattern = term.unicodeScalars.map(\.value)
-        // Numbers (phones, years, ids) are matched exactly: a typo there finds someone else.
-        let isNumber = pattern.allSatisfy { $0 >= 48 && $0 <= 57 }
-        let bound = isNumber ? 0 : Self.allowedTypos(forLength: pattern.count)
-        var result = TermMatches(prefix: [:], whole: [:])
-        if bound == 0 {
-            if let node = find(term) {
-                result.prefix[node] = 0
-                if !nodes[Int(node)].postings.isEmpty { result.whole[node] = 0 }
+        Self.withScalars(of: term) { pattern in
+            // Numbers (phones, years, ids) are matched exactly: a typo there finds someone else.
+            let isNumber = pattern.allSatisfy { $0 >= 48 && $0 <= 57 }
+            let bound = isNumber ? 0 : Self.allowedTypos(forLength: pattern.count)
+            var result = TermMatches(prefix: [:], whole: [:])
+            if bound == 0 {
+                if let node = locus(of: pattern) {
+                    result.prefix[node] = 0
+                    if Int(nodes[Int(node)].depth) == pattern.count, !nodes[Int(node)].postings.isEmpty {
+                        result.whole[node] = 0
+                    }
+                }
+                return result
+            }
+            // One row per depth (per scalar of the path), reused by every
+            // branch: a branch at depth d only reads the rows above it,
+            // which its ancestors wrote.
+            // The buffer grows with the deepest branch walked (a row's minimum is
+            // at least depth − pattern length, so that is at most the pattern
+            // length plus the bound, plus one), never with the pattern alone:
+            // a long pasted query stays linear.
+            let width = pattern.count + 1
+            var rows = [Int](repeating: 0, count: 8 * width)
+            for j in 0...pattern.count { rows[j] = j }
+            labels.withUnsafeBufferPointer { labels in
+                for child in nodes[Int(Self.root)].children {
+                    walk(child.node, depth: 0, pattern: pattern, labels: labels, bound: bound, rows: &rows,
+                         previousScalar: nil, bestOnPath: Int.max, into: &result)
+                }
             }
             return result
         }
-        // One row per depth, reused by every branch: a branch at depth d
-        // only reads the rows above it, which its ancestors wrote.
-        // The buffer grows with the deepest branch walked (a row's minimum is
-        // at least depth − pattern length, so that is at most the pattern
-        // length plus the bound, plus one), never with the pattern alone:
-        // a long pasted query stays linear.
-        let width = pattern.count + 1
-        var rows = [Int](repeating: 0, count: 8 * width)
-        for j in 0...pattern.count { rows[j] = j }
-        pattern.withUnsafeBufferPointer { pattern in
-            for child in nodes[Int(Self.root)].children {
-                walk(child.node, depth: 1, pattern: pattern, bound: bound, rows: &rows,
-                     previousScalar: nil, bestOnPath: Int.max, into: &result)
-            }
-        }
-        return result
     }
 
+    /// Walks the edge into `node` a scalar (a row) at a time, then its
+    /// children; `depth` is the parent's.
     private func walk(
-        _ node: Int32, depth: Int, pattern: UnsafeBufferPointer<UInt32>, bound: Int,
-        rows: inout [Int], previousScalar: UInt32?, bestOnPath: Int,
+        _ node: Int32, depth: Int, pattern: UnsafeBufferPointer<UInt32>, labels: UnsafeBufferPointer<UInt32>,
+        bound: Int, rows: inout [Int], previousScalar: UInt32?, bestOnPath: Int,
         into result: inout TermMatches
     ) {
         let width = pattern.count + 1
-        let row = depth * width, above = row - width, twoAbove = above - width
-        let scalar = nodes[Int(node)].scalar
-        rows[row] = rows[above] + 1
-        var rowMin = rows[row]
-        for j in 1...pattern.count {
-            let cost = pattern[j - 1] == scalar ? 0 : 1
-            var value = min(rows[above + j] + 1, rows[row + j - 1] + 1, rows[above + j - 1] + cost)
-            if j > 1, depth > 1, let previousScalar, pattern[j - 1] == previousScalar, pattern[j - 2] == scalar {
-                value = min(value, rows[twoAbove + j - 2] + 1)
-            }
-            rows[row + j] = value
-            rowMin = min(rowMin, value)
-        }
-        let distance = rows[row + pattern.count]
+        let start = Int(nodes[Int(node)].labelStart), count = Int(nodes[Int(node)].labelCount)
         var best = bestOnPath
-        if distance <= bound {
-            if distance < best {
-                result.prefix[node] = distance
-                best = distance
+        var recorded = false
+        var previous = previousScalar
+        for step in 0..<count {
+            let rowDepth = depth + step + 1
+            if rows.count < (rowDepth + 1) * width { rows.append(contentsOf: repeatElement(0, count: rows.count)) }
+            let row = rowDepth * width, above = row - width, twoAbove = above - width
+            let scalar = labels[start + step]
+            rows[row] = rows[above] + 1
+            var rowMin = rows[row]
+            for j in 1...pattern.count {
+                let cost = pattern[j - 1] == scalar ? 0 : 1
+                var value = min(rows[above + j] + 1, rows[row + j - 1] + 1, rows[above + j - 1] + cost)
+                if j > 1, rowDepth > 1, let previous, pattern[j - 1] == previous, pattern[j - 2] == scalar {
+                    value = min(value, rows[twoAbove + j - 2] + 1)
+                }
+                rows[row + j] = value
+                rowMin = min(rowMin, value)
             }
-            if !nodes[Int(node)].postings.isEmpty {
+            let distance = rows[row + pattern.count]
+            if distance <= bound, distance < best {
+                best = distance
+                recorded = true
+            }
+            if step == count - 1, distance <= bound, !nodes[Int(node)].postings.isEmpty {
                 result.whole[node] = distance
             }
+            // Below a prefix that matched with no typo nothing can match
+            // better; elsewhere a row's minimum never decreases going down.
+            if best == 0 || rowMin > min(bound, best) {
+                if recorded { result.prefix[node] = best }
+                return
+            }
+            previous = scalar
         }
-        // Below a node that matched with no typo nothing can match better;
-        // elsewhere a row's minimum never decreases going down.
-        if best == 0 || rowMin > min(bound, best) { return }
-        if rows.count < (depth + 2) * width { rows.append(contentsOf: repeatElement(0, count: rows.count)) }
+        if recorded { result.prefix[node] = best }
         for child in nodes[Int(node)].children {
-            walk(child.node, depth: depth + 1, pattern: pattern, bound: bound, rows: &rows,
-                 previousScalar: scalar, bestOnPath: best, into: &result)
+            walk(child.node, depth: depth + count, pattern: pattern, labels: labels, bound: bound, rows: &rows,
+                 previousScalar: previous, bestOnPath: best, into: &result)
         }
     }
 }

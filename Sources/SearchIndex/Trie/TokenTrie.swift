@@ -1,15 +1,30 @@
-/// The serving structure: a trie over normalised tokens, keyed by Unicode
-/// scalar, whose nodes hold the postings of the token that ends there.
+/// The serving structure: a path-compressed trie (radix tree) over
+/// normalised tokens, keyed by Unicode scalar, whose nodes hold the
+/// postings of the token that ends there.
 ///
 /// ```
-///   root ─ b ─ r ─ e ─ n ─ t●      ● = a token ends here: postings
-///                      └─ d ─ a●       [(doc, field), …]
+///   root ─ "bren" ─ "t"●        ● = a token ends here: postings
+///               └── "da"●           [(doc, field), …]
 /// ```
+///
+/// A node's edge from its parent is labelled with one or more scalars (a
+/// range of the shared `labels` pool); a node exists only where a token
+/// ends or two tokens part. At a million items that is 0.6 million nodes
+/// instead of 6.3 million, one for every scalar of every distinct token
+/// tail: most of the trie was single-child chains, and every walk (insert,
+/// count, typo search) stepped through them a cache miss a scalar.
+///
+/// A prefix that ends inside an edge reaches the node below the edge (its
+/// *locus*): the tokens starting with the prefix are exactly that node's
+/// subtree, so lists, counts and matches kept by node still answer it.
+/// Splitting an edge keeps the lower node's index (everything kept by
+/// node index stays valid) and puts a new node above it.
 ///
 /// Nodes live in one array and refer to each other by index, so the trie is
 /// a value type that copies cheaply until it is changed. Indexing, updating
 /// and deleting one document touch only the paths of its tokens; a node left
-/// with no postings and no children is unlinked and its slot reused.
+/// with no postings and no children is unlinked and its slot reused (its
+/// parent is not merged back into a longer edge: node indices stay put).
 /// Each node keeps the number of postings in its subtree, which lets a query
 /// pick its most selective term without enumerating anything.
 struct TokenTrie: Sendable {
@@ -23,14 +38,18 @@ struct TokenTrie: Sendable {
         var node: Int32
     }
 
-    /// One node: 48 bytes, its two lists apart on the heap.
+    /// One node: 56 bytes, its two lists apart on the heap, its edge label
+    /// in the trie's `labels` pool.
     ///
     /// ```
-    ///  parent  scalar  depth  stamp  subtree  documents  firstChild   moreChildren  postings
-    ///  Int32   UInt32  Int32  UInt32 UInt32   UInt32     (scalar,node) [Child] ─┐    [Posting] ─┐
-    ///                                                                           ▼               ▼
-    ///                                                            heap: rest by scalar   heap: postings
+    ///  parent  scalar  depth  stamp  subtree  documents  label        firstChild    moreChildren  postings
+    ///  Int32   UInt32  Int32  UInt32 UInt32   UInt32     start,count  (scalar,node) [Child] ─┐    [Posting] ─┐
+    ///                                                                                        ▼               ▼
+    ///                                                                         heap: rest by scalar   heap: postings
     /// ```
+    ///
+    /// `scalar` is the label's first (what the parent's child list is keyed
+    /// by); `depth` counts the scalars of the whole path, label included.
     ///
     /// Below the first few letters nearly every node has one child, so the
     /// child of least scalar is kept in the node: a walk down such a path
@@ -44,6 +63,9 @@ struct TokenTrie: Sendable {
         var stamp: UInt32 = 0
         private var storedSubtreeCount: UInt32 = 0
         private var storedDocumentCount: UInt32 = 0
+        /// The edge from the parent: `labelCount` scalars of `labels` from `labelStart`.
+        var labelStart: UInt32 = 0
+        var labelCount: UInt32 = 0
         /// The child of least scalar; `node` 0 (the root, never a child) when there is none.
         fileprivate var firstChild = Child(scalar: 0, node: 0)
         /// The other children, sorted by scalar, every one above `firstChild`'s.
@@ -59,9 +81,12 @@ struct TokenTrie: Sendable {
 
         /// A node as a snapshot saved it: `childCount` children sorted by
         /// scalar at `children` (bytes as written, maybe unaligned).
-        init(parent: Int32, scalar: UInt32, depth: Int32, children: UnsafeRawPointer, childCount: Int,
+        init(parent: Int32, scalar: UInt32, depth: Int32, labelStart: UInt32, labelCount: UInt32,
+             children: UnsafeRawPointer, childCount: Int,
              postings: [Posting], subtreeCount: UInt32, documentCount: UInt32, stamp: UInt32) {
             self.init(parent: parent, scalar: scalar, depth: depth)
+            self.labelStart = labelStart
+            self.labelCount = labelCount
             if childCount > 0 {
                 firstChild = children.loadUnaligned(as: Child.self)
                 moreChildren = SnapshotReader.array(from: children + MemoryLayout<Child>.stride, count: childCount - 1)
@@ -99,6 +124,10 @@ struct TokenTrie: Sendable {
     }
 
     private(set) var nodes: [Node] = [Node(parent: -1, scalar: 0, depth: 0)]
+    /// Every node's edge label, each a range of this pool. A split edge's
+    /// two nodes share its range; a pruned node's range is left unused
+    /// (a snapshot writes only the ranges in use).
+    private(set) var labels: [UInt32] = []
     private var freeNodes: [Int32] = []
     private var stampCounter: UInt32 = 0
 
@@ -107,8 +136,9 @@ struct TokenTrie: Sendable {
     init() {}
 
     /// A trie from its parts, as a snapshot saved them.
-    init(restoring nodes: [Node], freeNodes: [Int32], stampCounter: UInt32) {
+    init(restoring nodes: [Node], labels: [UInt32], freeNodes: [Int32], stampCounter: UInt32) {
         self.nodes = nodes
+        self.labels = labels
         self.freeNodes = freeNodes
         self.stampCounter = stampCounter
     }
@@ -148,58 +178,94 @@ struct TokenTrie: Sendable {
         }
     }
 
-    /// The node whose path spells `token`, if any.
-    func find(_ token: String) -> Int32? {
-        var node = Self.root
-        for scalar in token.unicodeScalars {
-            guard let next = child(of: node, scalar.value) else { return nil }
-            node = next
+    /// Calls `body` with the scalars of `text`, from a buffer on the stack.
+    @inline(__always)
+    static func withScalars<R>(of text: String, _ body: (UnsafeBufferPointer<UInt32>) throws -> R) rethrows -> R {
+        try withUnsafeTemporaryAllocation(of: UInt32.self, capacity: max(text.utf8.count, 1)) { buffer in
+            var count = 0
+            for scalar in text.unicodeScalars {
+                buffer[count] = scalar.value
+                count += 1
+            }
+            return try body(UnsafeBufferPointer(rebasing: buffer[..<count]))
         }
-        return node
     }
 
-    /// The first eight UTF-8 bytes of the token at `node` as a token head
+    /// The locus of `pattern`: the node whose subtree holds exactly the
+    /// tokens that start with it (the node itself when a path spells it,
+    /// else the node below the edge it ends inside), if any token does.
+    func locus(of pattern: UnsafeBufferPointer<UInt32>) -> Int32? {
+        labels.withUnsafeBufferPointer { labels in
+            var node = Self.root
+            var matched = 0
+            while matched < pattern.count {
+                guard let next = child(of: node, pattern[matched]) else { return nil }
+                let start = Int(nodes[Int(next)].labelStart), count = Int(nodes[Int(next)].labelCount)
+                var step = 1
+                while step < count, matched + step < pattern.count {
+                    guard labels[start + step] == pattern[matched + step] else { return nil }
+                    step += 1
+                }
+                matched += step
+                node = next
+            }
+            return node
+        }
+    }
+
+    /// The locus of `prefix` (see `locus(of:)`): every token below it
+    /// starts with `prefix`, and every token that does is below it.
+    func find(_ prefix: String) -> Int32? {
+        Self.withScalars(of: prefix) { locus(of: $0) }
+    }
+
+    /// The node whose path spells `token` exactly, if there is one (as
+    /// there is for every token in the trie).
+    func node(ofToken token: String) -> Int32? {
+        Self.withScalars(of: token) { scalars in
+            guard let node = locus(of: scalars), Int(nodes[Int(node)].depth) == scalars.count else { return nil }
+            return node
+        }
+    }
+
+    /// The scalars of the edge into `node`.
+    @inline(__always)
+    func label(of node: Int32) -> ArraySlice<UInt32> {
+        let start = Int(nodes[Int(node)].labelStart)
+        return labels[start..<(start + Int(nodes[Int(node)].labelCount))]
+    }
+
+    /// The first eight UTF-8 bytes of the path to `node` as a token head
     /// (`TokenArena.head`), and its whole length in bytes, read off the path
     /// without building the string.
     func utf8Head(at node: Int32) -> (head: UInt64, byteCount: Int) {
-        var byteCount = 0
-        var current = node
-        while current != Self.root {
-            byteCount += UTF8.width(Unicode.Scalar(nodes[Int(current)].scalar)!)
-            current = nodes[Int(current)].parent
-        }
-        // Second walk, last scalar first: each one's bytes end where the
-        // next one's begin.
-        var head: UInt64 = 0
-        var end = byteCount
-        current = node
-        while current != Self.root {
-            let scalar = Unicode.Scalar(nodes[Int(current)].scalar)!
-            let start = end - UTF8.width(scalar)
-            if start < 8 {
-                var position = start
-                for byte in UTF8.encode(scalar)! where position < 8 {
-                    head |= UInt64(byte) << (8 * UInt64(7 - position))
-                    position += 1
-                }
+        guard node != Self.root else { return (0, 0) }
+        var (head, byteCount) = utf8Head(at: nodes[Int(node)].parent)
+        for value in label(of: node) {
+            let scalar = Unicode.Scalar(value)!
+            if byteCount >= 8 {
+                byteCount += UTF8.width(scalar)
+                continue
             }
-            end = start
-            current = nodes[Int(current)].parent
+            for byte in UTF8.encode(scalar)! {
+                if byteCount < 8 { head |= UInt64(byte) << (8 * UInt64(7 - byteCount)) }
+                byteCount += 1
+            }
         }
         return (head, byteCount)
     }
 
     /// The token spelled by the path to `node`.
     func token(at node: Int32) -> String {
-        var scalars: [Unicode.Scalar] = []
-        var current = node
-        while current != Self.root {
-            scalars.append(Unicode.Scalar(nodes[Int(current)].scalar)!)
-            current = nodes[Int(current)].parent
-        }
         var out = String.UnicodeScalarView()
-        out.append(contentsOf: scalars.reversed())
+        appendPath(of: node, to: &out)
         return String(out)
+    }
+
+    private func appendPath(of node: Int32, to out: inout String.UnicodeScalarView) {
+        guard node != Self.root else { return }
+        appendPath(of: nodes[Int(node)].parent, to: &out)
+        for value in label(of: node) { out.append(Unicode.Scalar(value)!) }
     }
 
     /// Room for `count` nodes in all, so a bulk build does not copy the node
@@ -217,91 +283,80 @@ struct TokenTrie: Sendable {
     /// Adds a posting for `token`, creating its path; returns the token's
     /// node and where the posting sits in that node's list.
     mutating func insertPosting(_ token: String, posting: Posting) -> (node: Int32, position: UInt32) {
-        // Every node on the way down gains one posting in its subtree.
-        var node = Self.root
-        nodes[Int(node)].subtreeCount += 1
-        for scalar in token.unicodeScalars {
-            if let next = child(of: node, scalar.value) {
-                node = next
-            } else {
-                node = makeChild(of: node, scalar: scalar.value)
-            }
-            nodes[Int(node)].subtreeCount += 1
-        }
+        let node = Self.withScalars(of: token) { makePath($0) }
         let position = UInt32(nodes[Int(node)].postings.count)
         nodes[Int(node)].postings.append(posting)
         return (node, position)
+    }
+
+    /// The node that ends `scalars`, made if missing (splitting the edge it
+    /// would end inside, or adding a leaf for its rest), with one more
+    /// posting counted in every node on the way.
+    ///
+    /// ```
+    ///  before        insert "brent"         insert "bre"
+    ///  root─"brenda"  root─"bren"─"da"●      root─"bre"●─"n"─"da"●
+    ///                            └─"t"●                      └─"t"●
+    /// ```
+    private mutating func makePath(_ scalars: UnsafeBufferPointer<UInt32>) -> Int32 {
+        var node = Self.root
+        nodes[Int(node)].subtreeCount += 1
+        var matched = 0
+        while matched < scalars.count {
+            guard let next = child(of: node, scalars[matched]) else {
+                node = makeLeaf(under: node, label: UnsafeBufferPointer(rebasing: scalars[matched...]))
+                nodes[Int(node)].subtreeCount += 1
+                return node
+            }
+            let start = Int(nodes[Int(next)].labelStart), count = Int(nodes[Int(next)].labelCount)
+            var step = 1
+            labels.withUnsafeBufferPointer { labels in
+                while step < count, matched + step < scalars.count, labels[start + step] == scalars[matched + step] {
+                    step += 1
+                }
+            }
+            node = step < count ? split(next, after: step) : next
+            nodes[Int(node)].subtreeCount += 1
+            matched += step
+        }
+        return node
     }
 
     /// Adds `postings[i]` for `tokens[i]` (whose heads are `heads[i]`), as
     /// `insertPosting` on each in turn would, and returns each one's node
     /// and position.
     ///
-    /// One token at a time, every posting walks from the root, and at a
-    /// million items most steps miss the cache (two fifths of a bulk
-    /// import). Here the tokens are taken in the order of their first eight
-    /// bytes, so each walk starts where it leaves the previous token's path,
-    /// and a token repeated in the batch is walked once:
-    ///
-    /// ```
-    ///  walk order   steps taken
-    ///  bren         root → b → r → e → n
-    ///  brent        n → t
-    ///  brent        none: the same node
-    ///  brett        back up to e → t → t
-    ///  cozo         back up to root → c → o → z → o
-    /// ```
-    ///
-    /// Subtree counts are gathered along the kept path and added once when
-    /// a node leaves it. Equal tokens keep the batch's order, so a node's
-    /// postings end up in the order `insertPosting` would give them (and a
-    /// posting's place counts the batch's postings before it there).
+    /// The tokens are taken in the order of their first eight bytes, so
+    /// consecutive walks share their path and find it in the cache (one
+    /// token at a time, at a million items, most steps miss it). Equal
+    /// tokens keep the batch's order, so a node's postings end up in the
+    /// order `insertPosting` would give them (and a posting's place counts
+    /// the batch's postings before it there).
     mutating func insertPostings(_ tokens: [String], heads: [UInt64], postings: [Posting]) -> (nodes: [Int32], places: [UInt32]) {
         precondition(tokens.count == heads.count && heads.count == postings.count)
-        // By head, then batch order: equal tokens stay in batch order, and
-        // tokens that only differ past their eighth byte may interleave,
-        // which costs a few steps of walk, not correctness.
+        // By head, then batch order: equal tokens stay in batch order.
         let order = Self.orderByHead(heads)
         var nodesOut = [Int32](repeating: Self.root, count: tokens.count)
         var placesOut = [UInt32](repeating: 0, count: tokens.count)
-        // The previous token's path below the root, with the postings added
-        // under each node since it joined the path.
-        var path: [(scalar: UInt32, node: Int32, gain: Int)] = []
-        var rootGain = 0
-        func leave(below depth: Int) {
-            while path.count > depth {
-                let last = path.removeLast()
-                nodes[Int(last.node)].subtreeCount += last.gain
-                if path.isEmpty { rootGain += last.gain } else { path[path.count - 1].gain += last.gain }
-            }
-        }
+        var previous = -1
         for index in order {
-            var node = Self.root
-            var depth = 0
-            var onPath = true
-            for scalar in tokens[index].unicodeScalars {
-                let value = scalar.value
-                if onPath {
-                    if depth < path.count, path[depth].scalar == value {
-                        node = path[depth].node
-                        depth += 1
-                        continue
-                    }
-                    leave(below: depth)
-                    onPath = false
+            let node: Int32
+            if previous >= 0, heads[previous] == heads[index], tokens[previous] == tokens[index] {
+                // A repeated token: its path is walked once, counted again.
+                node = nodesOut[previous]
+                var current = node
+                while current >= 0 {
+                    nodes[Int(current)].subtreeCount += 1
+                    current = nodes[Int(current)].parent
                 }
-                node = child(of: node, value) ?? makeChild(of: node, scalar: value)
-                path.append((value, node, 0))
-                depth += 1
+            } else {
+                node = Self.withScalars(of: tokens[index]) { makePath($0) }
             }
-            if onPath { leave(below: depth) }
-            if depth == 0 { rootGain += 1 } else { path[depth - 1].gain += 1 }
             placesOut[index] = UInt32(nodes[Int(node)].postings.count)
             nodesOut[index] = node
             nodes[Int(node)].postings.append(postings[index])
+            previous = index
         }
-        leave(below: 0)
-        nodes[Int(Self.root)].subtreeCount += rootGain
         return (nodesOut, placesOut)
     }
 
@@ -375,28 +430,64 @@ struct TokenTrie: Sendable {
         return moved
     }
 
-    private mutating func makeChild(of parent: Int32, scalar: UInt32) -> Int32 {
-        let fresh = Node(parent: parent, scalar: scalar, depth: nodes[Int(parent)].depth + 1)
-        let index: Int32
+    /// Puts `fresh` in a free slot, else at the end; returns its index.
+    private mutating func allocate(_ fresh: Node) -> Int32 {
         if let reused = freeNodes.popLast() {
             nodes[Int(reused)] = fresh
-            index = reused
-        } else {
-            nodes.append(fresh)
-            index = Int32(nodes.count - 1)
+            return reused
         }
-        let child = Child(scalar: scalar, node: index)
+        nodes.append(fresh)
+        return Int32(nodes.count - 1)
+    }
+
+    /// A new leaf below `parent` whose edge spells `label` (not empty).
+    private mutating func makeLeaf(under parent: Int32, label: UnsafeBufferPointer<UInt32>) -> Int32 {
+        var fresh = Node(parent: parent, scalar: label[0], depth: nodes[Int(parent)].depth + Int32(label.count))
+        fresh.labelStart = UInt32(labels.count)
+        fresh.labelCount = UInt32(label.count)
+        labels.append(contentsOf: label)
+        let index = allocate(fresh)
+        let child = Child(scalar: label[0], node: index)
         let first = nodes[Int(parent)].firstChild
         if first.node == 0 {
             nodes[Int(parent)].firstChild = child
-        } else if scalar < first.scalar {
+        } else if child.scalar < first.scalar {
             nodes[Int(parent)].moreChildren.insert(first, at: 0)
             nodes[Int(parent)].firstChild = child
         } else {
             // In place: a local copy of the list would be copied again on insert.
-            let position = nodes[Int(parent)].moreChildren.firstIndex { $0.scalar > scalar } ?? nodes[Int(parent)].moreChildren.count
+            let position = nodes[Int(parent)].moreChildren.firstIndex { $0.scalar > child.scalar } ?? nodes[Int(parent)].moreChildren.count
             nodes[Int(parent)].moreChildren.insert(child, at: position)
         }
+        return index
+    }
+
+    /// Splits the edge into `node` after its first `count` scalars: a new
+    /// node takes the edge's head and the parent's link, with `node` (index
+    /// unchanged, holding the edge's rest) its only child. The new node's
+    /// subtree is `node`'s, so it starts with `node`'s counts.
+    private mutating func split(_ node: Int32, after count: Int) -> Int32 {
+        let lower = nodes[Int(node)]
+        var upper = Node(parent: lower.parent, scalar: lower.scalar, depth: lower.depth - Int32(Int(lower.labelCount) - count))
+        upper.labelStart = lower.labelStart
+        upper.labelCount = UInt32(count)
+        upper.subtreeCount = lower.subtreeCount
+        upper.documentCount = lower.documentCount
+        upper.stamp = lower.stamp
+        let restStart = lower.labelStart + UInt32(count)
+        upper.firstChild = Child(scalar: labels[Int(restStart)], node: node)
+        let index = allocate(upper)
+        let parent = Int(lower.parent)
+        if nodes[parent].firstChild.node == node {
+            nodes[parent].firstChild.node = index
+        } else {
+            let position = nodes[parent].moreChildren.firstIndex { $0.node == node }!
+            nodes[parent].moreChildren[position].node = index
+        }
+        nodes[Int(node)].parent = index
+        nodes[Int(node)].labelStart = restStart
+        nodes[Int(node)].labelCount -= UInt32(count)
+        nodes[Int(node)].scalar = labels[Int(restStart)]
         return index
     }
 
