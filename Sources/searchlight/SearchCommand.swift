@@ -31,7 +31,8 @@ struct SearchCommand: ParsableCommand {
             let index = try CommandContext.open(global)
             let text = query.joined(separator: " ")
             let started = DispatchTime.now().uptimeNanoseconds
-            let response = index.engine.search(SearchQuery(text, limit: limit, domains: domain, now: global.date))
+            let response = index.engine.search(SearchQuery(
+                text, limit: limit, domains: domain, now: global.date, explainsMatches: explain))
             let took = Int((DispatchTime.now().uptimeNanoseconds - started) / 1000)
             if json {
                 try Output.json([

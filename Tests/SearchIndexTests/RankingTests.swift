@@ -138,6 +138,27 @@ func activity(for id: String, eligible: Bool = true) -> UserActivity {
         return items
     }
 
+    /// Leaving the matched tokens out changes nothing else: the same
+    /// results in the same order, with the same highlights, attributes and
+    /// rule values.
+    @Test func resultsWithoutMatchedTokensAreTheSameResults() {
+        var e = engine(corpus(9, count: 600))
+        e.topListThreshold = 10
+        e.warmTopLists()
+        // Best lists, typos, several terms, nothing.
+        for text in ["k", "ka", "kar", "karen", "kareb", "karenmisa", "sa lo", "mi to k", "zzz"] {
+            let full = e.search(SearchQuery(text, limit: 30, now: referenceNow))
+            let lean = e.search(SearchQuery(text, limit: 30, now: referenceNow, explainsMatches: false))
+            #expect(lean.total == full.total, "\(text)")
+            #expect(lean.results.map(\SearchResult.uniqueIdentifier) == full.results.map(\SearchResult.uniqueIdentifier), "\(text)")
+            #expect(lean.results.map(\SearchResult.highlights) == full.results.map(\SearchResult.highlights), "\(text)")
+            #expect(lean.results.map(\SearchResult.attributes) == full.results.map(\SearchResult.attributes), "\(text)")
+            #expect(lean.results.map(\SearchResult.explanation.key) == full.results.map(\SearchResult.explanation.key), "\(text)")
+            #expect(lean.results.allSatisfy { $0.explanation.matches.isEmpty }, "\(text)")
+            #expect(full.results.allSatisfy { !$0.explanation.matches.isEmpty }, "\(text)")
+        }
+    }
+
     @Test(arguments: [11, 12, 13])
     func bestListsAgreeWithEnumeration(seed: UInt64) {
         var fast = engine(corpus(seed, count: 1_500))

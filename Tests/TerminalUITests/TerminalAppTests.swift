@@ -120,6 +120,24 @@ import Testing
         #expect(text.contains("typos 0"))
     }
 
+    /// The search bar leaves the matched tokens out of its queries (they
+    /// cost more than ranking a short prefix); Tab brings them for the
+    /// explanation it shows, and they follow the query while it is shown.
+    @Test func tabNamesTheMatchedTokensAndKeepsNamingThem() throws {
+        let app = try app()
+        app.type("bre")
+        #expect(app.state.results.allSatisfy { $0.explanation.matches.isEmpty })
+        app.handle(.tab)
+        #expect(app.render().text.contains("bre → "))
+        #expect(app.state.results.allSatisfy { $0.explanation.matches.map(\.term) == ["bre"] })
+        app.type("n")
+        #expect(app.render().text.contains("bren → "))
+        app.handle(.tab)
+        app.type("t")
+        #expect(app.state.results.allSatisfy { $0.explanation.matches.isEmpty })
+        #expect(!app.render().text.contains("brent → "))
+    }
+
     @Test func enterOpensThroughTheRouterAndEscGoesBack() throws {
         let app = try app()
         app.type("brent r")

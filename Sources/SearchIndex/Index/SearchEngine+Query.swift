@@ -47,7 +47,7 @@ extension SearchEngine {
             var evaluators = matches.map { TermEvaluator(matches: $0) }
             let probes = TermProbe(matches: matches[0], trie: trie).map { [$0] }
             let results = fast.ranked.map {
-                makeResult(doc: $0.doc, key: $0.key, terms: terms, probes: probes, evaluators: &evaluators, now: query.now)
+                makeResult(doc: $0.doc, key: $0.key, terms: terms, probes: probes, evaluators: &evaluators, query: query)
             }
             return SearchResponse(query: query.text, total: fast.total, results: results)
         }
@@ -106,20 +106,21 @@ extension SearchEngine {
         let top = ranked.count > query.limit
             ? Array(ranked.partialSort(query.limit))
             : ranked.sorted { $0.key < $1.key }
-        let results = top.map { makeResult(doc: $0.doc, key: $0.key, terms: terms, evaluators: &evaluators, now: query.now) }
+        let results = top.map { makeResult(doc: $0.doc, key: $0.key, terms: terms, evaluators: &evaluators, query: query) }
         return SearchResponse(query: query.text, total: total, results: results)
     }
 
-    /// A ranked document as a result, with its highlights and explanation.
+    /// A ranked document as a result, with its highlights and explanation
+    /// (the matched tokens only if the query asks for them).
     /// `probes`, when the query has them, answer the per-token questions
     /// without the trie; otherwise the evaluators do.
     func makeResult(
         doc: UInt32, key: RankingKey, terms: [String], probes: [TermProbe]? = nil,
-        evaluators: inout [TermEvaluator], now: Date
+        evaluators: inout [TermEvaluator], query: SearchQuery
     ) -> SearchResult {
         let document = documents[Int(doc)]!
         var termMatches: [Explanation.TermMatch] = []
-        for (index, term) in terms.enumerated() {
+        for (index, term) in terms.enumerated() where query.explainsMatches {
             if let probes {
                 if let (code, node) = probes[index].bestToken(of: doc, in: tokens, trie: trie) {
                     termMatches.append(.init(
@@ -132,7 +133,7 @@ extension SearchEngine {
                     typos: Int(hit.typos), whole: hit.whole))
             }
         }
-        let views = engagementScore(of: document.uniqueIdentifier, at: now).views
+        let views = engagements.isEmpty ? 0 : engagementScore(of: document.uniqueIdentifier, at: query.now).views
         return SearchResult(
             uniqueIdentifier: document.uniqueIdentifier, domainIdentifier: document.domainIdentifier,
             contentType: document.contentType, title: document.title, sources: document.sources,

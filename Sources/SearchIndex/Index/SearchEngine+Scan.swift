@@ -235,7 +235,7 @@ extension SearchEngine {
         ranked.sort { $0.key < $1.key }
         var evaluators = matches.map { TermEvaluator(matches: $0) }
         let results = ranked.prefix(max(0, query.limit)).map {
-            makeResult(doc: $0.doc, key: $0.key, terms: terms, probes: probes, evaluators: &evaluators, now: query.now)
+            makeResult(doc: $0.doc, key: $0.key, terms: terms, probes: probes, evaluators: &evaluators, query: query)
         }
         return SearchResponse(query: query.text, total: kept.total, results: results)
     }

@@ -199,12 +199,17 @@ extension SearchEngine {
         var seen = Set<UInt32>()
         var ranked: [(key: RankingKey, doc: UInt32)] = []
 
+        // Documents are read in place: a copy retains every string it holds.
         func rank(_ entry: TopEntry, typos: Int, whole: Bool) -> (key: RankingKey, doc: UInt32) {
-            let document = documents[Int(entry.doc)]!
-            return (RankingKey(
-                typos: typos, wholeWords: whole ? 1 : 0, fieldScore: Int(entry.field), engagement: 0,
-                sources: document.sources.count, titleLength: document.titleLength,
-                uniqueIdentifier: document.uniqueIdentifier), entry.doc)
+            documents.withUnsafeBufferPointer { documents in
+                (RankingKey(
+                    typos: typos, wholeWords: whole ? 1 : 0, fieldScore: Int(entry.field), engagement: 0,
+                    sources: documents[Int(entry.doc)]!.sources.count, titleLength: documents[Int(entry.doc)]!.titleLength,
+                    uniqueIdentifier: documents[Int(entry.doc)]!.uniqueIdentifier), entry.doc)
+            }
+        }
+        func isVisible(_ doc: UInt32) -> Bool {
+            documents.withUnsafeBufferPointer { $0[Int(doc)]!.isVisible(at: query.now) }
         }
 
         /// Takes from `lists` (each sorted, each complete or not) in merged
@@ -224,7 +229,7 @@ extension SearchEngine {
                 cursors[i] += 1
                 if seen.contains(entry.doc) { continue }
                 seen.insert(entry.doc)
-                if engaged.contains(entry.doc) || !documents[Int(entry.doc)]!.isVisible(at: query.now) { continue }
+                if engaged.contains(entry.doc) || !isVisible(entry.doc) { continue }
                 ranked.append(rank(entry, typos: typos, whole: whole))
             }
             return true

@@ -8,12 +8,19 @@ public struct SearchQuery: Sendable, Hashable {
     public var domains: [String]
     /// The clock for expiration and engagement recency.
     public var now: Date
+    /// Whether each result's explanation names, per term, the token and
+    /// field that matched (`Explanation.matches`). Finding them costs more
+    /// than ranking a short prefix's top 50, so screens that show the
+    /// explanation of one result at a time ask only when they show it;
+    /// without them `matches` is empty and every rule's value is still there.
+    public var explainsMatches: Bool
 
-    public init(_ text: String, limit: Int = 20, domains: [String] = [], now: Date = Date()) {
+    public init(_ text: String, limit: Int = 20, domains: [String] = [], now: Date = Date(), explainsMatches: Bool = true) {
         self.text = text
         self.limit = limit
         self.domains = domains
         self.now = now
+        self.explainsMatches = explainsMatches
     }
 }
 

@@ -59,8 +59,12 @@ public final class IndexBackend: SearchBackend {
     }
 
     public func search(_ text: String, limit: Int) -> (response: SearchResponse, microseconds: Int) {
+        search(text, limit: limit, explained: true)
+    }
+
+    public func search(_ text: String, limit: Int, explained: Bool) -> (response: SearchResponse, microseconds: Int) {
         let start = DispatchTime.now().uptimeNanoseconds
-        let response = index.engine.search(SearchQuery(text, limit: limit, now: clock()))
+        let response = index.engine.search(SearchQuery(text, limit: limit, now: clock(), explainsMatches: explained))
         return (response, Int((DispatchTime.now().uptimeNanoseconds - start) / 1000))
     }
 

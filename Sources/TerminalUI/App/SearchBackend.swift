@@ -6,6 +6,9 @@ import SearchIndex
 public protocol SearchBackend: AnyObject {
     /// Runs a query; returns the response and the time it took in microseconds.
     func search(_ text: String, limit: Int) -> (response: SearchResponse, microseconds: Int)
+    /// Runs a query whose explanations name the matched tokens only when
+    /// `explained` (see `SearchQuery.explainsMatches`).
+    func search(_ text: String, limit: Int, explained: Bool) -> (response: SearchResponse, microseconds: Int)
     /// Opens a result the way the system would (continuation → router →
     /// detail) and records an engagement.
     func open(_ result: SearchResult) -> Detail
@@ -31,6 +34,10 @@ public protocol SearchBackend: AnyObject {
 }
 
 extension SearchBackend {
+    /// A backend that always explains in full.
+    public func search(_ text: String, limit: Int, explained: Bool) -> (response: SearchResponse, microseconds: Int) {
+        search(text, limit: limit)
+    }
     public var hasPendingWork: Bool { false }
     public func pump() -> Bool { false }
 }

@@ -112,7 +112,16 @@ public final class TerminalApp {
         case .wheelDown: move(by: 1)
         case .click(let row, let column): click(row: row, column: column)
         case .enter: openSelection()
-        case .tab: state.showExplanation.toggle()
+        case .tab:
+            state.showExplanation.toggle()
+            if state.showExplanation, state.response != nil {
+                // The same query again, now naming the matched tokens; the
+                // rank movements of the last keystroke stay as they were.
+                let (response, micros) = backend.search(state.query, limit: Self.resultLimit, explained: true)
+                state.response = response
+                state.microseconds = micros
+                clampSelection()
+            }
         case .function(1): state.mode = .help
         case .control("t"), .function(2): showInspector()
         case .control("o"), .function(3): state.mode = .quickActions(selection: 0)
@@ -148,7 +157,8 @@ public final class TerminalApp {
             state.response = nil
             state.microseconds = 0
         } else {
-            let (response, micros) = backend.search(state.query, limit: Self.resultLimit)
+            // The explanation's matched tokens only while it is shown (Tab).
+            let (response, micros) = backend.search(state.query, limit: Self.resultLimit, explained: state.showExplanation)
             state.response = response
             state.microseconds = micros
         }
