@@ -69,6 +69,11 @@ extension TokenTrie {
     ) {
         let width = pattern.count + 1
         let start = Int(nodes[Int(node)].labelStart), count = Int(nodes[Int(node)].labelCount)
+        // Only the band of cells |depth − j| ≤ bound can be within the
+        // bound (each off-diagonal step is an edit); the cell on each side
+        // of the band holds `outside`, which is all a neighbour needs to
+        // know of it (a value built on it stays above the bound).
+        let outside = bound + 1
         var best = bestOnPath
         var recorded = false
         var previous = previousScalar
@@ -77,18 +82,23 @@ extension TokenTrie {
             if rows.count < (rowDepth + 1) * width { rows.append(contentsOf: repeatElement(0, count: rows.count)) }
             let row = rowDepth * width, above = row - width, twoAbove = above - width
             let scalar = labels[start + step]
-            rows[row] = rows[above] + 1
-            var rowMin = rows[row]
-            for j in 1...pattern.count {
-                let cost = pattern[j - 1] == scalar ? 0 : 1
-                var value = min(rows[above + j] + 1, rows[row + j - 1] + 1, rows[above + j - 1] + cost)
-                if j > 1, rowDepth > 1, let previous, pattern[j - 1] == previous, pattern[j - 2] == scalar {
-                    value = min(value, rows[twoAbove + j - 2] + 1)
+            let low = max(1, rowDepth - bound), high = min(pattern.count, rowDepth + bound)
+            rows[row] = rowDepth
+            if low > 1 { rows[row + low - 1] = outside }
+            if high < pattern.count { rows[row + high + 1] = outside }
+            var rowMin = low == 1 ? rowDepth : outside
+            if low <= high {
+                for j in low...high {
+                    let cost = pattern[j - 1] == scalar ? 0 : 1
+                    var value = min(rows[above + j] + 1, rows[row + j - 1] + 1, rows[above + j - 1] + cost)
+                    if j > 1, rowDepth > 1, let previous, pattern[j - 1] == previous, pattern[j - 2] == scalar {
+                        value = min(value, rows[twoAbove + j - 2] + 1)
+                    }
+                    rows[row + j] = value
+                    rowMin = min(rowMin, value)
                 }
-                rows[row + j] = value
-                rowMin = min(rowMin, value)
             }
-            let distance = rows[row + pattern.count]
+            let distance = high == pattern.count ? rows[row + pattern.count] : outside
             if distance <= bound, distance < best {
                 best = distance
                 recorded = true
