@@ -447,26 +447,18 @@ public struct SearchEngine: Sendable {
 
     /// What a document stands for: the record whose canonical identifier
     /// is the document's, else a standalone activity of that identifier.
-    /// Positions, not copies: every result reads its attribute set through
-    /// this, and a copy of the record retained every string it holds.
     private enum Primary {
-        case record(Dictionary<String, IndexRecord>.Index)
-        case activity(Dictionary<String, UserActivity>.Index)
+        case record(IndexRecord)
+        case activity(UserActivity)
     }
 
     /// What stands for the document `id` now, if anything. The one statement
     /// of that choice: documents are built from it and results show its
-    /// attribute set.
+    /// attribute set. (One copy of the record: a dictionary's values are
+    /// not read in place, so reading a field by position copied it again.)
     private func primary(of id: String) -> Primary? {
-        // A record is keyed by its own identifier, which is its canonical
-        // one unless it is a web page merged into an item.
-        if let index = records.index(forKey: id),
-           records.values[index].source != .web || canonicalID(of: records.values[index]) == id {
-            return .record(index)
-        }
-        if let index = activities.index(forKey: id), activities.values[index].relatedUniqueIdentifier == nil {
-            return .activity(index)
-        }
+        if let record = records[id], canonicalID(of: record) == id { return .record(record) }
+        if let activity = activities[id], activity.relatedUniqueIdentifier == nil { return .activity(activity) }
         return nil
     }
 
@@ -475,8 +467,7 @@ public struct SearchEngine: Sendable {
         var primary: (attributes: AttributeSet, domain: String?, expiry: Date?, visibility: Visibility, source: Source)
         var merged: [(AttributeSet, Source)] = []
         switch self.primary(of: id) {
-        case .record(let index):
-            let record = records.values[index]
+        case .record(let record):
             let item = record.item
             primary = (item.attributeSet, item.domainIdentifier, item.expirationDate, item.visibility, record.source)
             if record.source == .item, let url = item.attributeSet.url, owner(of: url) == id {
@@ -484,8 +475,7 @@ public struct SearchEngine: Sendable {
                     if let web = records[webID] { merged.append((web.item.attributeSet, .web)) }
                 }
             }
-        case .activity(let index):
-            let activity = activities.values[index]
+        case .activity(let activity):
             let visibility: Visibility = activity.isEligibleForPublicIndexing ? .public : .private
             primary = (activity.searchableAttributes, nil, activity.expirationDate, visibility, .activity)
         case nil:
@@ -509,8 +499,8 @@ public struct SearchEngine: Sendable {
     /// the document, so the choice made then still holds.
     func shownAttributes(of document: Document) -> AttributeSet {
         switch primary(of: document.uniqueIdentifier) {
-        case .record(let index): return records.values[index].item.attributeSet
-        case .activity(let index): return activities.values[index].searchableAttributes
+        case .record(let record): return record.item.attributeSet
+        case .activity(let activity): return activity.searchableAttributes
         case nil:
             // Nothing else makes a document.
             assertionFailure("nothing stands for document \(document.uniqueIdentifier)")
