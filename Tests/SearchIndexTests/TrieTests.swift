@@ -123,6 +123,32 @@ import Testing
         expectConsistent("re-inserted")
     }
 
+    /// Pruned nodes' labels are reclaimed: a long session of updates keeps
+    /// the pool near what the tokens held spell, and every token readable.
+    @Test func labelsOfRemovedTokensAreReclaimed() {
+        var generator = SeededGenerator(seed: 4)
+        var trie = TokenTrie()
+        var held: [String: Int32] = [:]
+        for round in 0..<30 {
+            for doc in 0..<300 {
+                let token = "w" + String(UInt32.random(in: 0..<UInt32.max, using: &generator), radix: 36)
+                if held[token] == nil { held[token] = trie.insert(token, posting: .init(doc: UInt32(round * 1_000 + doc), field: 0)) }
+            }
+            for token in held.keys.shuffled(using: &generator).prefix(280) {
+                trie.remove(doc: trie[held[token]!].postings[0].doc, from: held[token]!)
+                held[token] = nil
+            }
+        }
+        let spelled = held.keys.reduce(0) { $0 + $1.unicodeScalars.count }
+        let pool = trie.labelPoolUse
+        #expect(pool.total - pool.unused <= spelled)
+        #expect(pool.total <= 2 * spelled + 4_096 + 2 * 300 * 8, "pool \(pool.total) for \(spelled) scalars held")
+        for (token, node) in held {
+            #expect(trie.token(at: node) == token)
+            #expect(trie.node(ofToken: token) == node)
+        }
+    }
+
     @Test func headsReadOffPathsAreTheHeadsOfTheTokens() {
         var trie = TokenTrie()
         let tokens = ["a", "zoë", "北极光", "北极", "wickfordkarenmi", "ëëëë", "abcdefgh", "abcdefghi", "光k光k光", "x"]

@@ -126,8 +126,11 @@ struct TokenTrie: Sendable {
     private(set) var nodes: [Node] = [Node(parent: -1, scalar: 0, depth: 0)]
     /// Every node's edge label, each a range of this pool. A split edge's
     /// two nodes share its range; a pruned node's range is left unused
-    /// (a snapshot writes only the ranges in use).
+    /// until those make half the pool, which is then rewritten (a snapshot
+    /// writes only the ranges in use).
     private(set) var labels: [UInt32] = []
+    /// Scalars of `labels` no node uses.
+    private var unusedLabelScalars = 0
     private var freeNodes: [Int32] = []
     private var stampCounter: UInt32 = 0
 
@@ -502,11 +505,30 @@ struct TokenTrie: Sendable {
             } else {
                 nodes[Int(parent)].moreChildren.removeAll { $0.scalar == scalar }
             }
+            unusedLabelScalars += Int(nodes[Int(node)].labelCount)
             nodes[Int(node)] = Node(parent: -1, scalar: 0, depth: 0)
             freeNodes.append(node)
             node = parent
         }
+        if unusedLabelScalars > 4_096, unusedLabelScalars > labels.count / 2 { compactLabels() }
     }
+
+    /// Rewrites the label pool with only the labels in use, node by node
+    /// (a long session of updates would otherwise grow it without end).
+    private mutating func compactLabels() {
+        var compacted: [UInt32] = []
+        compacted.reserveCapacity(labels.count - unusedLabelScalars)
+        for index in nodes.indices where nodes[index].labelCount > 0 {
+            let start = Int(nodes[index].labelStart)
+            nodes[index].labelStart = UInt32(compacted.count)
+            compacted.append(contentsOf: labels[start..<(start + Int(nodes[index].labelCount))])
+        }
+        labels = compacted
+        unusedLabelScalars = 0
+    }
+
+    /// Scalars in the label pool, and how many of them no node uses.
+    var labelPoolUse: (total: Int, unused: Int) { (labels.count, unusedLabelScalars) }
 
     /// Adds `delta` (±1) to the distinct-document count of every node on the
     /// paths of one document's token nodes, each node once; returns those
