@@ -57,6 +57,19 @@ import Testing
         }
     }
 
+    /// A path can run past the last row whose band of cells holds the
+    /// pattern's end (an insertion inside the term, then more letters): it
+    /// must stop there, never read a cell no row wrote.
+    @Test func aPathPastTheBandKeepsItsTypos() {
+        for (term, token, typos) in [("abcde", "abxcdefg", 1), ("abcdefghi", "abxycdefghijk", 2), ("abcde", "abcdxefgh", 1)] {
+            var trie = TokenTrie()
+            let node = trie.insert(token, posting: .init(doc: 1, field: 0))
+            var evaluator = TermEvaluator(matches: trie.matches(for: term))
+            #expect(evaluator.hit(for: node, trie: trie).map { Int($0.typos) } == typos, "\(term) in \(token)")
+            #expect(bruteForce(term, token) == typos)
+        }
+    }
+
     @Test func removingPostingsPrunesEmptyBranches() {
         var trie = TokenTrie()
         let a = trie.insert("brent", posting: .init(doc: 1, field: 0))

@@ -98,7 +98,9 @@ extension TokenTrie {
                     rowMin = min(rowMin, value)
                 }
             }
-            let distance = high == pattern.count ? rows[row + pattern.count] : outside
+            // An empty band (the path is more than `bound` longer than the
+            // pattern) ends the walk below: its row minimum is `outside`.
+            let distance = low <= high && high == pattern.count ? rows[row + pattern.count] : outside
             if distance <= bound, distance < best {
                 best = distance
                 recorded = true
