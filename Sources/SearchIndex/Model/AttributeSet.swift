@@ -23,7 +23,7 @@ public struct AttributeSet: Codable, Sendable, Hashable {
         var extras: [String: String]
     }
 
-    // Changed only through `fields`' setter, which copies a shared box first.
+    // Changed only through `fields`, which copies a shared box first.
     private final class Box: @unchecked Sendable {
         var fields: Fields
         init(_ fields: Fields) { self.fields = fields }
