@@ -21,7 +21,8 @@ extension SearchEngine {
     /// (a view loses half its weight every week), rounded so that equal
     /// histories compare equal.
     public func engagementScore(of identifier: String, at now: Date) -> (score: Double, views: Int) {
-        guard let dates = engagements[identifier] else { return (0, 0) }
+        // Most indexes have no views at all: no identifier to hash.
+        guard !engagements.isEmpty, let dates = engagements[identifier] else { return (0, 0) }
         var score = 0.0
         var views = 0
         for date in dates where date <= now {
@@ -96,7 +97,7 @@ extension SearchEngine {
                 whole += hit.whole ? 1 : 0
                 fields += Int(hit.field)
             }
-            let engagement = engagements.isEmpty ? 0 : engagementScore(of: document.uniqueIdentifier, at: query.now).score
+            let engagement = engagementScore(of: document.uniqueIdentifier, at: query.now).score
             ranked.append((RankingKey(
                 typos: typos, wholeWords: whole, fieldScore: fields, engagement: engagement,
                 sources: document.sources.count, titleLength: document.titleLength,
@@ -120,20 +121,22 @@ extension SearchEngine {
     ) -> SearchResult {
         let document = documents[Int(doc)]!
         var termMatches: [Explanation.TermMatch] = []
-        for (index, term) in terms.enumerated() where query.explainsMatches {
-            if let probes {
-                if let (code, node) = probes[index].bestToken(of: doc, in: tokens, trie: trie) {
+        if query.explainsMatches {
+            for (index, term) in terms.enumerated() {
+                if let probes {
+                    if let (code, node) = probes[index].bestToken(of: doc, in: tokens, trie: trie) {
+                        termMatches.append(.init(
+                            term: term, token: trie.token(at: node), field: Field(rawValue: code & 3)!.name,
+                            typos: Int(code >> 3), whole: (code >> 2) & 1 == 0))
+                    }
+                } else if let (hit, node) = evaluators[index].bestHitWithNode(slot: doc, tokens: tokens, trie: trie) {
                     termMatches.append(.init(
-                        term: term, token: trie.token(at: node), field: Field(rawValue: code & 3)!.name,
-                        typos: Int(code >> 3), whole: (code >> 2) & 1 == 0))
+                        term: term, token: trie.token(at: node), field: Field(rawValue: hit.field)!.name,
+                        typos: Int(hit.typos), whole: hit.whole))
                 }
-            } else if let (hit, node) = evaluators[index].bestHitWithNode(slot: doc, tokens: tokens, trie: trie) {
-                termMatches.append(.init(
-                    term: term, token: trie.token(at: node), field: Field(rawValue: hit.field)!.name,
-                    typos: Int(hit.typos), whole: hit.whole))
             }
         }
-        let views = engagements.isEmpty ? 0 : engagementScore(of: document.uniqueIdentifier, at: query.now).views
+        let views = engagementScore(of: document.uniqueIdentifier, at: query.now).views
         return SearchResult(
             uniqueIdentifier: document.uniqueIdentifier, domainIdentifier: document.domainIdentifier,
             contentType: document.contentType, title: document.title, sources: document.sources,

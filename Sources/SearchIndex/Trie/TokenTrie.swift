@@ -198,21 +198,31 @@ struct TokenTrie: Sendable {
     /// tokens that start with it (the node itself when a path spells it,
     /// else the node below the edge it ends inside), if any token does.
     func locus(of pattern: UnsafeBufferPointer<UInt32>) -> Int32? {
-        labels.withUnsafeBufferPointer { labels in
-            var node = Self.root
-            var matched = 0
-            while matched < pattern.count {
-                guard let next = child(of: node, pattern[matched]) else { return nil }
-                let start = Int(nodes[Int(next)].labelStart), count = Int(nodes[Int(next)].labelCount)
-                var step = 1
-                while step < count, matched + step < pattern.count {
-                    guard labels[start + step] == pattern[matched + step] else { return nil }
-                    step += 1
-                }
-                matched += step
-                node = next
+        var node = Self.root
+        var matched = 0
+        while matched < pattern.count {
+            guard let next = child(of: node, pattern[matched]) else { return nil }
+            let step = edgeMatch(next, pattern, from: matched)
+            // Parted from the pattern inside the edge: no token starts with it.
+            if step < Int(nodes[Int(next)].labelCount), matched + step < pattern.count { return nil }
+            matched += step
+            node = next
+        }
+        return node
+    }
+
+    /// How many scalars of the edge into `node` follow `scalars` from
+    /// `offset` on (the first did: the child was found by it). Fewer than
+    /// the edge holds where the two part or `scalars` ends.
+    @inline(__always)
+    private func edgeMatch(_ node: Int32, _ scalars: UnsafeBufferPointer<UInt32>, from offset: Int) -> Int {
+        let start = Int(nodes[Int(node)].labelStart), count = Int(nodes[Int(node)].labelCount)
+        return labels.withUnsafeBufferPointer { labels in
+            var step = 1
+            while step < count, offset + step < scalars.count, labels[start + step] == scalars[offset + step] {
+                step += 1
             }
-            return node
+            return step
         }
     }
 
@@ -311,14 +321,8 @@ struct TokenTrie: Sendable {
                 nodes[Int(node)].subtreeCount += 1
                 return node
             }
-            let start = Int(nodes[Int(next)].labelStart), count = Int(nodes[Int(next)].labelCount)
-            var step = 1
-            labels.withUnsafeBufferPointer { labels in
-                while step < count, matched + step < scalars.count, labels[start + step] == scalars[matched + step] {
-                    step += 1
-                }
-            }
-            node = step < count ? split(next, after: step) : next
+            let step = edgeMatch(next, scalars, from: matched)
+            node = step < Int(nodes[Int(next)].labelCount) ? split(next, after: step) : next
             nodes[Int(node)].subtreeCount += 1
             matched += step
         }
