@@ -56,7 +56,7 @@ let package = Package(
             name: "SearchIndexTests",
             dependencies: ["SearchIndex", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "SearchStoreTests", dependencies: ["SearchStore", "SearchIndex"]),
+        .testTarget(name: "SearchStoreTests", dependencies: ["SearchStore", "SearchIndex", "TestSupport"]),
         .testTarget(
             name: "CatalogTests",
             dependencies: ["Catalog", "SearchIndex", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]

@@ -34,8 +34,7 @@ import Testing
     }
 
     @Test func aBrokenFixtureNamesFileLineAndField() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fixtures-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = scratchFolder("fixtures")
         let broken = "[\n {\"id\": 1, \"name\": \"A\", \"department\": \"D\", \"title\": \"T\",\n  \"phone\": 5, \"email\": \"a@b.c\", \"skills\": []}\n]\n"
         try broken.write(to: directory.appendingPathComponent("employees.json"), atomically: true, encoding: .utf8)
         #expect {

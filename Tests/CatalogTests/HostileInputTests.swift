@@ -33,8 +33,7 @@ import Testing
 
     @Test func aBrokenFixtureFolderNeverCrashes() async throws {
         let original = try String(contentsOfFile: dataDirectory + "/employees.json", encoding: .utf8)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fixtures-fuzz-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = scratchFolder("fixtures-fuzz")
         let target = folder.appendingPathComponent("employees.json")
         let characters = Array(original)
         await propertyCheck(count: 300, input: Gen.int(in: 0...(characters.count - 1)), Gen.int(in: 0...3)) { (position: Int, kind: Int) in

@@ -40,8 +40,7 @@ import Testing
     /// items still come in file order, blank lines still count as lines,
     /// and the error named is the first bad line's, across buffers.
     @Test func aLargeFileKeepsItsOrderAndNamesItsFirstBadLine() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("importer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = scratchFolder("importer")
         defer { try? FileManager.default.removeItem(at: folder) }
         // About 1.6 MB: more than one read of a megabyte.
         var lines = (0..<14_000).map { good.replacingOccurrences(of: "photo/1", with: "photo/\($0)") }

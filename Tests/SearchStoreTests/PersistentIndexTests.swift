@@ -1,12 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import SearchIndex
 @testable import SearchStore
 
 func temporaryPath(_ name: String = "index.sqlite") -> String {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("searchlight-tests-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory.appendingPathComponent(name).path
+    scratchFolder("store").appendingPathComponent(name).path
 }
 
 func sampleItem(_ id: String, _ title: String, domain: String? = "com.example.test") -> SearchableItem {

@@ -28,9 +28,7 @@ struct CLI {
 
     /// A fresh index file in its own folder.
     let indexPath: String = {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("searchlight-cli-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder.appendingPathComponent("index.sqlite").path
+        scratchFolder("cli").appendingPathComponent("index.sqlite").path
     }()
 
     var folder: String { (indexPath as NSString).deletingLastPathComponent }

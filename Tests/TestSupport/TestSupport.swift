@@ -28,3 +28,27 @@ public struct SeededGenerator: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// A new, empty folder for one test's files, inside a folder of this test
+/// process that is removed when the process exits, so runs leave nothing
+/// behind in the temporary directory (failed tests included; only a crash
+/// of the test process leaves its folder).
+public func scratchFolder(_ prefix: String = "test") -> URL {
+    let folder = scratchRoot.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+}
+
+private let scratchRoot: URL = {
+    let root = FileManager.default.temporaryDirectory
+        .appendingPathComponent("searchlight-tests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    scratchRootPath = root.path
+    atexit {
+        if let path = scratchRootPath { try? FileManager.default.removeItem(atPath: path) }
+    }
+    return root
+}()
+
+// Read by the exit handler, which cannot capture context; written once, before it is registered.
+nonisolated(unsafe) private var scratchRootPath: String?
