@@ -56,7 +56,7 @@ import Testing
     @Test(arguments: [
         "Brent Reid", "+1 (555) 010-2001", "Write to <brent.reid@example.com>.", "a@b", "x@y.z@w",
         "2026-11-22 meeting room 4.12", "O'Brien & co., Ltd.", "tab\tseparated\nlines", "...", "(555)",
-        "ka ren 555-0000 ka.ren@example.com", "a\u{1B}[2Jb\u{07}c",
+        "ka ren 555-0000 ka.ren@example.com", "a\u{1B}[2Jb\u{07}c", "line one\r\nline two",
     ])
     func asciiPathMatchesTheGeneralPath(text: String) {
         #expect(Tokenizer.indexTokens(text) == general(text))

@@ -27,7 +27,9 @@ public enum Tokenizer {
     /// The tokens to index for `text`.
     public static func indexTokens(_ text: String) -> [Token] {
         let bytes = Array(text.utf8)
-        if bytes.allSatisfy({ $0 < 0x80 }) { return asciiIndexTokens(bytes) }
+        // Byte offsets are character offsets in ASCII, except after "\r\n"
+        // (one Character): text with a carriage return takes the general path.
+        if bytes.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) { return asciiIndexTokens(bytes) }
         var tokens: [Token] = []
         // Digit groups of consecutive number-like chunks (`+1 (555) 010-2345`).
         var groups: [Token] = []
