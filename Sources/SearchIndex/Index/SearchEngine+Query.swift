@@ -145,62 +145,6 @@ extension SearchEngine {
             explanation: Explanation(key: key, views: views, matches: termMatches))
     }
 
-    /// Character ranges of `text` that the query's terms matched.
-    private func highlights(
-        of text: String, field: String, terms: [String], probes: [TermProbe]?, evaluators: inout [TermEvaluator]
-    ) -> [Highlight] {
-        var out: [Highlight] = []
-        var characters: [Character]?
-        for token in Tokenizer.indexTokens(text) {
-            var node: Int32 = -1
-            if probes == nil {
-                guard let found = trie.node(ofToken: token.text) else { continue }
-                node = found
-            }
-            var bestLength = 0
-            for (index, term) in terms.enumerated() {
-                let typos: UInt8
-                let whole: Bool
-                if let probes {
-                    let code = probes[index].code(ofToken: token.text, trie: trie)
-                    guard code != TermProbe.miss else { continue }
-                    typos = code >> 3
-                    whole = (code >> 2) & 1 == 0
-                } else {
-                    guard let hit = evaluators[index].hit(for: node, trie: trie) else { continue }
-                    typos = hit.typos
-                    whole = hit.whole
-                }
-                if typos == 0 && !whole && token.text.hasPrefix(term) {
-                    // Cover the original characters that fold to the term.
-                    if characters == nil { characters = Array(text) }
-                    let want = term.unicodeScalars.count
-                    var have = 0
-                    var length = 0
-                    while have < want, length < token.length {
-                        have += TextNormalizer.fold(characters![token.start + length]).unicodeScalars.count
-                        length += 1
-                    }
-                    bestLength = max(bestLength, length)
-                } else {
-                    bestLength = token.length
-                }
-            }
-            if bestLength > 0 { out.append(Highlight(field: field, start: token.start, length: bestLength)) }
-        }
-        // Overlapping ranges (CJK pairs) are merged.
-        out.sort { ($0.start, -$0.length) < ($1.start, -$1.length) }
-        var merged: [Highlight] = []
-        for h in out {
-            if let last = merged.last, h.start <= last.start + last.length {
-                merged[merged.count - 1].length = max(last.length, h.start + h.length - last.start)
-            } else {
-                merged.append(h)
-            }
-        }
-        return merged
-    }
-
     /// A document by identifier, as a result without match information.
     public func result(for identifier: String) -> SearchResult? {
         guard let slot = documentIndex[identifier], let document = documents[Int(slot)] else { return nil }

@@ -114,12 +114,21 @@ struct TermProbe: Sendable {
     /// The hit code (field left 0) of the term against one token given as
     /// text, or `miss`.
     func code(ofToken text: String, trie: TokenTrie) -> UInt8 {
-        let head = TokenArena.head(of: text)
+        TokenTrie.withScalars(of: text) { scalars in
+            var text = text
+            return text.withUTF8 { code(ofToken: $0, scalars: scalars, trie: trie) }
+        }
+    }
+
+    /// `code(ofToken:trie:)` for a token given as its UTF-8 bytes and,
+    /// the same, its scalars.
+    func code(ofToken utf8: UnsafeBufferPointer<UInt8>, scalars: UnsafeBufferPointer<UInt32>, trie: TokenTrie) -> UInt8 {
+        let head = TokenArena.head(of: utf8)
         var best = Self.miss
         for prefix in prefixes where head & prefix.mask == prefix.bits && prefix.code < best {
-            if !prefix.needsWalk || text.utf8.starts(with: prefix.text!.utf8) { best = prefix.code }
+            if !prefix.needsWalk || utf8.starts(with: prefix.text!.utf8) { best = prefix.code }
         }
-        guard best != Self.miss, !wholeNodes.isEmpty, let node = trie.node(ofToken: text) else { return best }
+        guard best != Self.miss, !wholeNodes.isEmpty, let node = trie.node(ofScalars: scalars) else { return best }
         for (position, whole) in wholeNodes.enumerated() where whole == node {
             best = min(best, wholeCodes[position])
         }

@@ -19,12 +19,8 @@ extension Tokenizer {
             }
             groups = []
         }
-        func isWord(_ b: UInt8) -> Bool { (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) }
+        let isWord = isASCIIWord
         func isDigit(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }
-        func isNumberPunctuation(_ b: UInt8) -> Bool {
-            b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: "(") || b == UInt8(ascii: ")")
-                || b == UInt8(ascii: ".") || b == UInt8(ascii: "/")
-        }
         func isEmailTrim(_ b: UInt8) -> Bool {
             switch b {
             case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: ","),
@@ -85,5 +81,18 @@ extension Tokenizer {
         if start < bytes.count { chunk(start, bytes.count) }
         flushGroups()
         return tokens
+    }
+
+    /// A letter or digit: what ASCII words are runs of.
+    @inline(__always)
+    static func isASCIIWord(_ b: UInt8) -> Bool {
+        (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122)
+    }
+
+    /// Punctuation a number may be written with (`+1 (555) 010-2345`, `4.12`, `11/22`).
+    @inline(__always)
+    static func isNumberPunctuation(_ b: UInt8) -> Bool {
+        b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: "(") || b == UInt8(ascii: ")")
+            || b == UInt8(ascii: ".") || b == UInt8(ascii: "/")
     }
 }

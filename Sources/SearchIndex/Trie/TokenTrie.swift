@@ -235,10 +235,13 @@ struct TokenTrie: Sendable {
     /// The node whose path spells `token` exactly, if there is one (as
     /// there is for every token in the trie).
     func node(ofToken token: String) -> Int32? {
-        Self.withScalars(of: token) { scalars in
-            guard let node = locus(of: scalars), Int(nodes[Int(node)].depth) == scalars.count else { return nil }
-            return node
-        }
+        Self.withScalars(of: token) { node(ofScalars: $0) }
+    }
+
+    /// `node(ofToken:)` for a token given as its scalars.
+    func node(ofScalars scalars: UnsafeBufferPointer<UInt32>) -> Int32? {
+        guard let node = locus(of: scalars), Int(nodes[Int(node)].depth) == scalars.count else { return nil }
+        return node
     }
 
     /// The scalars of the edge into `node`.

@@ -1,0 +1,168 @@
+import Foundation
+
+/// Highlights: the characters of a result's title that the query matched.
+extension SearchEngine {
+    /// Character ranges of `text` that the query's terms matched: a token
+    /// matched without typo as a prefix is covered as far as the term goes,
+    /// any other matched token whole.
+    /// `probes`, when the query has them, answer whether a token matches
+    /// without the trie; otherwise the evaluators do.
+    func highlights(
+        of text: String, field: String, terms: [String], probes: [TermProbe]?, evaluators: inout [TermEvaluator]
+    ) -> [Highlight] {
+        plainHighlights(of: text, field: field, terms: terms, probes: probes, evaluators: &evaluators)
+            ?? tokenizedHighlights(of: text, field: field, terms: terms, probes: probes, evaluators: &evaluators)
+    }
+
+    /// `highlights(of:…)` for plain text, read in place: ASCII whose tokens
+    /// are exactly its runs of letters and digits (see `isPlain`), with
+    /// ASCII terms. Nil for any other text, which the tokenizer reads.
+    ///
+    /// Most titles are plain, and building each token's string (and
+    /// freeing it) was most of the time a one-term keystroke spent on
+    /// its fifty results' highlights.
+    private func plainHighlights(
+        of text: String, field: String, terms: [String], probes: [TermProbe]?, evaluators: inout [TermEvaluator]
+    ) -> [Highlight]? {
+        guard terms.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 } }) else { return nil }
+        var text = text
+        return text.withUTF8 { bytes -> [Highlight]? in
+            guard Self.isPlain(bytes) else { return nil }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(bytes.count, 1)) { folded in
+                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: max(bytes.count, 1)) { scalars in
+                    var out: [Highlight] = []
+                    var position = 0
+                    while position < bytes.count {
+                        guard Tokenizer.isASCIIWord(bytes[position]) else {
+                            position += 1
+                            continue
+                        }
+                        // One token: folded (lowercased) as the index stores it.
+                        let start = position
+                        while position < bytes.count, Tokenizer.isASCIIWord(bytes[position]) {
+                            let byte = bytes[position]
+                            let lower = byte >= 65 && byte <= 90 ? byte + 32 : byte
+                            folded[position - start] = lower
+                            scalars[position - start] = UInt32(lower)
+                            position += 1
+                        }
+                        let length = position - start
+                        let token = UnsafeBufferPointer(rebasing: folded[..<length])
+                        let tokenScalars = UnsafeBufferPointer(rebasing: scalars[..<length])
+                        var node: Int32 = -1
+                        if probes == nil {
+                            guard let found = trie.node(ofScalars: tokenScalars) else { continue }
+                            node = found
+                        }
+                        var covered = 0
+                        for (index, term) in terms.enumerated() {
+                            let typos: UInt8
+                            let whole: Bool
+                            if let probes {
+                                let code = probes[index].code(ofToken: token, scalars: tokenScalars, trie: trie)
+                                guard code != TermProbe.miss else { continue }
+                                typos = code >> 3
+                                whole = (code >> 2) & 1 == 0
+                            } else {
+                                guard let hit = evaluators[index].hit(for: node, trie: trie) else { continue }
+                                typos = hit.typos
+                                whole = hit.whole
+                            }
+                            // A character of plain text folds to one scalar.
+                            if typos == 0 && !whole && token.starts(with: term.utf8) {
+                                covered = max(covered, term.utf8.count)
+                            } else {
+                                covered = length
+                            }
+                        }
+                        // Tokens are apart (a separator between two runs): nothing to merge.
+                        if covered > 0 { out.append(Highlight(field: field, start: start, length: covered)) }
+                    }
+                    return out
+                }
+            }
+        }
+    }
+
+    /// Whether the tokenizer reads `bytes` as its runs of letters and
+    /// digits, each a token at its byte offset: ASCII without a carriage
+    /// return (`"\r\n"` is one character), without `@` (e-mail addresses
+    /// are tokens whole) and without a chunk between separators written
+    /// only with digits and number punctuation (numbers' digit groups are
+    /// also joined into tokens). `Tokenizer.asciiIndexTokens` has the rules.
+    static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var chunkHasDigit = false
+        var chunkIsNumber = true
+        for byte in bytes {
+            if byte >= 0x80 || byte == 0x0D || byte == UInt8(ascii: "@") { return false }
+            if byte <= 0x20 || byte == 0x7F {
+                if chunkHasDigit && chunkIsNumber { return false }
+                chunkHasDigit = false
+                chunkIsNumber = true
+                continue
+            }
+            if byte >= 48 && byte <= 57 {
+                chunkHasDigit = true
+            } else if !Tokenizer.isNumberPunctuation(byte) {
+                chunkIsNumber = false
+            }
+        }
+        return !(chunkHasDigit && chunkIsNumber)
+    }
+
+    /// `highlights(of:…)` for any text: its tokens as the index made them.
+    private func tokenizedHighlights(
+        of text: String, field: String, terms: [String], probes: [TermProbe]?, evaluators: inout [TermEvaluator]
+    ) -> [Highlight] {
+        var out: [Highlight] = []
+        var characters: [Character]?
+        for token in Tokenizer.indexTokens(text) {
+            var node: Int32 = -1
+            if probes == nil {
+                guard let found = trie.node(ofToken: token.text) else { continue }
+                node = found
+            }
+            var bestLength = 0
+            for (index, term) in terms.enumerated() {
+                let typos: UInt8
+                let whole: Bool
+                if let probes {
+                    let code = probes[index].code(ofToken: token.text, trie: trie)
+                    guard code != TermProbe.miss else { continue }
+                    typos = code >> 3
+                    whole = (code >> 2) & 1 == 0
+                } else {
+                    guard let hit = evaluators[index].hit(for: node, trie: trie) else { continue }
+                    typos = hit.typos
+                    whole = hit.whole
+                }
+                if typos == 0 && !whole && token.text.hasPrefix(term) {
+                    // Cover the original characters that fold to the term.
+                    if characters == nil { characters = Array(text) }
+                    let want = term.unicodeScalars.count
+                    var have = 0
+                    var length = 0
+                    while have < want, length < token.length {
+                        have += TextNormalizer.fold(characters![token.start + length]).unicodeScalars.count
+                        length += 1
+                    }
+                    bestLength = max(bestLength, length)
+                } else {
+                    bestLength = token.length
+                }
+            }
+            if bestLength > 0 { out.append(Highlight(field: field, start: token.start, length: bestLength)) }
+        }
+        // Overlapping ranges (CJK pairs) are merged.
+        out.sort { ($0.start, -$0.length) < ($1.start, -$1.length) }
+        var merged: [Highlight] = []
+        for h in out {
+            if let last = merged.last, h.start <= last.start + last.length {
+                merged[merged.count - 1].length = max(last.length, h.start + h.length - last.start)
+            } else {
+                merged.append(h)
+            }
+        }
+        return merged
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import TestSupport
+import Testing
+@testable import SearchIndex
+
+/// Plain ASCII titles are highlighted without the tokenizer; every other
+/// title through it. Each title here has a twin with a CJK character
+/// after it (which sends the twin through the tokenizer and matches no
+/// query here): both must get the same highlights.
+@Suite struct HighlightTests {
+    static let words = [
+        "Harbor", "harbour", "Route", "66", "A1b2", "O'Brien", "co.,", "555-0100", "(555)", "010",
+        "ka.ren@example.com", "x@y", "karen", "KAREN", "kar", "Lantern", "lanterns", "4.12", "\r\n", "\t",
+        "tab", "misanthrope", "-", "route66",
+    ]
+
+    func pairs(_ seed: UInt64, count: Int) -> [SearchableItem] {
+        var generator = SeededGenerator(seed: seed)
+        var items: [SearchableItem] = []
+        for i in 0..<count {
+            let title = (0..<Int.random(in: 1...5, using: &generator))
+                .map { _ in Self.words.randomElement(using: &generator)! }
+                .joined(separator: " ")
+            items.append(item("p/\(i)", title: title))
+            items.append(item("t/\(i)", title: title + " 一"))
+        }
+        return items
+    }
+
+    @Test(arguments: [false, true])
+    func plainTitlesAreHighlightedAsTheTokenizerWould(bestLists: Bool) throws {
+        var e = engine(pairs(21, count: 300))
+        if bestLists {
+            e.topListThreshold = 10
+            e.warmTopLists()
+        }
+        let queries = [
+            "k", "ka", "kar", "karen", "kraen", "harbor", "harbour", "lanter", "lantren", "route 6", "route66",
+            "555", "5550100", "555010", "010", "o", "obrien", "brien", "a1", "ka ren", "karen lan", "co", "x",
+            "example", "misantrhope", "misanthropy", "tab karen", "4", "412", "66 har",
+        ]
+        var compared = 0
+        for text in queries {
+            let response = e.search(SearchQuery(text, limit: 10_000, now: referenceNow))
+            let byID = Dictionary(uniqueKeysWithValues: response.results.map { ($0.uniqueIdentifier, $0.highlights) })
+            for (id, highlights) in byID where id.hasPrefix("p/") {
+                let twin = try #require(byID["t/" + id.dropFirst(2)], "\(text): \(id)")
+                #expect(highlights == twin, "\(text): \(id)")
+                if !highlights.isEmpty { compared += 1 }
+            }
+        }
+        // The queries reach many titles, plain and not.
+        #expect(compared > 1_000)
+    }
+}
