@@ -4,9 +4,10 @@ import Foundation
 /// every record that merged into it (activities naming it with
 /// `relatedUniqueIdentifier`, web pages at its `url`).
 ///
-/// Its attribute set is not kept here: it is its record's, or its
-/// standalone activity's (`SearchEngine.shownAttributes(of:)`), and a
-/// copy in every document was a quarter of a kilobyte a slot.
+/// It shares the attribute set its results show with the record (or
+/// standalone activity) it was built from: one reference to the same
+/// copy-on-write storage, where a copy of the fields was a quarter of a
+/// kilobyte a slot.
 struct Document: Sendable {
     var uniqueIdentifier: String
     var title: String
@@ -16,6 +17,10 @@ struct Document: Sendable {
     var sources: [Source]
     var expirationDate: Date?
     var visibility: Visibility
+    /// The attribute set results show: that of what the document was built
+    /// from (`SearchEngine.shownAttributes(of:)`). Nil for a document a
+    /// snapshot wrote whole (a standalone activity): found by identifier then.
+    var attributes: AttributeSet?
     /// Distinct tokens and the best field each appears in, waiting to be
     /// inserted in the trie (only while building: afterwards they live in
     /// the engine's `TokenArena`).

@@ -235,7 +235,7 @@ public struct SearchEngine: Sendable {
         activity.relatedUniqueIdentifier ?? activity.identifier
     }
 
-    private func canonicalID(of record: IndexRecord) -> String {
+    func canonicalID(of record: IndexRecord) -> String {
         if record.source == .web, let url = record.item.attributeSet.url, let owner = owner(of: url) {
             return owner
         }
@@ -490,14 +490,18 @@ public struct SearchEngine: Sendable {
         return Document(
             uniqueIdentifier: id, title: title, titleLength: title.count,
             contentType: primary.attributes.contentType, domainIdentifier: primary.domain,
-            sources: sources.sorted(), expirationDate: primary.expiry, visibility: primary.visibility
+            sources: sources.sorted(), expirationDate: primary.expiry, visibility: primary.visibility,
+            attributes: primary.attributes
         ).withTokens(from: [primary.attributes] + merged.map(\.0))
     }
 
     /// The attribute set `document` shows: that of what stands for it
     /// (`primary(of:)`), as when it was built. Every change to that rebuilds
-    /// the document, so the choice made then still holds.
+    /// the document, so the choice made then still holds. Kept in the
+    /// document: finding it by identifier (a hash, a probe, a record copy)
+    /// was a fifth of a one-term keystroke's fifty results.
     func shownAttributes(of document: Document) -> AttributeSet {
+        if let attributes = document.attributes { return attributes }
         switch primary(of: document.uniqueIdentifier) {
         case .record(let record): return record.item.attributeSet
         case .activity(let activity): return activity.searchableAttributes

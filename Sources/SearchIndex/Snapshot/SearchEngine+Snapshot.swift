@@ -14,7 +14,7 @@ import Foundation
 /// records    chunks · (source, item)…           items by hand (SearchableItem+Snapshot)
 /// activities count · JSON…                      rare: Codable is fast enough
 /// views      count · (identifier, [seconds])…
-/// documents  chunks · (kind, fields)…           kind 1: "as record n says"
+/// documents  chunks · (kind, fields)…           kind 1: "as record n, which stands for it, says"
 /// slots      free slots · ranks · expirations · engaged flags
 /// trie       node columns · label counts · labels · child counts · children · posting counts · postings
 /// arena      heads · nodes · fields · places · starts · counts
@@ -30,7 +30,7 @@ import Foundation
 /// the expiring slots, and the merge maps (by URL, by related item).
 extension SearchEngine {
     static let snapshotMagic: UInt64 = 0x5345_4152_4348_4C54 // "SEARCHLT"
-    static let snapshotFormat: UInt32 = 7
+    static let snapshotFormat: UInt32 = 8
 
     private static var layoutSizes: [UInt32] {
         [MemoryLayout<TokenTrie.Posting>.stride, MemoryLayout<TokenTrie.Child>.stride, MemoryLayout<TopEntry>.stride,
@@ -70,7 +70,7 @@ extension SearchEngine {
         }
 
         try Self.writeChunked(documents, to: &out) { document, chunk in
-            try Self.writeDocument(document, records: recordList, positions: recordPositions, to: &chunk)
+            try self.writeDocument(document, records: recordList, positions: recordPositions, to: &chunk)
         }
         try out.write(array: freeDocuments)
         try out.write(array: ranks)
@@ -193,11 +193,13 @@ extension SearchEngine {
     /// Writes a document; one that is what its record alone says is written
     /// as that record's place in the records section, where a loading
     /// process finds it without hashing its identifier.
-    private static func writeDocument(
+    private func writeDocument(
         _ document: Document?, records: [IndexRecord], positions: [String: UInt32], to out: inout SnapshotWriter
     ) throws {
         guard let document else { return try out.write(UInt8(0)) }
-        if let position = positions[document.uniqueIdentifier], document.matches(records[Int(position)].item) {
+        if let position = positions[document.uniqueIdentifier], document.matches(records[Int(position)].item),
+            canonicalID(of: records[Int(position)]) == document.uniqueIdentifier
+        {
             try out.write(UInt8(1))
             try out.write(position)
         } else {
@@ -357,6 +359,7 @@ extension SearchEngine {
         let kind = try input.read(UInt8.self)
         let identifier: String, title: String, contentType: String, domain: String?, expiry: Date?
         let visibility: Visibility
+        var attributes: AttributeSet?
         switch kind {
         case 0:
             return nil
@@ -371,6 +374,7 @@ extension SearchEngine {
             domain = records[position].item.domainIdentifier
             expiry = records[position].item.expirationDate
             visibility = records[position].item.visibility
+            attributes = records[position].item.attributeSet
         case 2:
             identifier = try input.readString()
             title = try input.readString()
@@ -390,7 +394,8 @@ extension SearchEngine {
         // on its way out.
         return Document(
             uniqueIdentifier: identifier, title: title, titleLength: titleLength, contentType: contentType,
-            domainIdentifier: domain, sources: sources, expirationDate: expiry, visibility: visibility)
+            domainIdentifier: domain, sources: sources, expirationDate: expiry, visibility: visibility,
+            attributes: attributes)
     }
 
     private static func readTrie(from input: inout SnapshotReader) throws(SnapshotError) -> TokenTrie {
