@@ -333,6 +333,9 @@ public struct SearchEngine: Sendable {
 
     /// Room for `count` more documents in the per-slot arrays.
     private mutating func reserveCapacity(documents count: Int) {
+        // The identifier table too: growing it step by step rehashed every
+        // identifier again and again (a twentieth of a bulk build).
+        documentIndex.reserveCapacity(documentIndex.count + count)
         documents.reserveCapacity(documents.count + count)
         ranks.reserveCapacity(documents.count + count)
         expirations.reserveCapacity(documents.count + count)
@@ -354,16 +357,20 @@ public struct SearchEngine: Sendable {
         pending.reserveCapacity(ids.count)
         for (offset, id) in ids.enumerated() {
             guard let slot = prepareSlot(id, rebuilt: built[offset] != nil) else { continue }
-            var document = built[offset].take()!
+            // Moved, never copied: the pending arrays swapped out, the
+            // document swapped into its slot (an assignment retained and
+            // released each of its strings and arrays).
+            var document = built[offset].take()
+            var tokens: [String] = [], fields: [Field] = []
+            swap(&tokens, &document!.pendingTokens)
+            swap(&fields, &document!.pendingFields)
             pending.append(PendingInsert(
-                slot: slot, tokens: document.pendingTokens, fields: document.pendingFields.map(\.rawValue),
-                rank: StaticRank(sources: UInt8(document.sources.count), titleLength: UInt32(document.titleLength),
-                                 identifierPrefix: document.identifierPrefix),
-                expiration: document.expirationDate,
-                engaged: !engagements.isEmpty && engagements[document.uniqueIdentifier] != nil))
-            document.pendingTokens = []
-            document.pendingFields = []
-            documents[Int(slot)] = document
+                slot: slot, tokens: tokens, fields: fields.map(\.rawValue),
+                rank: StaticRank(sources: UInt8(document!.sources.count), titleLength: UInt32(document!.titleLength),
+                                 identifierPrefix: document!.identifierPrefix),
+                expiration: document!.expirationDate,
+                engaged: !engagements.isEmpty && engagements[document!.uniqueIdentifier] != nil))
+            swap(&documents[Int(slot)], &document)
         }
         // One document (a one-item update) goes token by token: the batch
         // path's sort and bookkeeping cost it 10–20 µs at 1M (runs in turn).
@@ -371,12 +378,13 @@ public struct SearchEngine: Sendable {
             insertTokens(pending[0])
         } else if !pending.isEmpty {
             insertTokens(of: pending)
+            releaseInBackground(pending)
         }
     }
 
     /// What inserting a document's tokens needs, taken out of the document
     /// when it went into its slot.
-    private struct PendingInsert {
+    private struct PendingInsert: Sendable {
         var slot: UInt32
         var tokens: [String]
         var fields: [UInt8]
@@ -540,18 +548,20 @@ public struct SearchEngine: Sendable {
         tokens.reserveCapacity(total)
         heads.reserveCapacity(total)
         postings.reserveCapacity(total)
-        for insert in batch {
-            for (token, field) in zip(insert.tokens, insert.fields) {
+        // Elements read in place: a copy of each insert retained its arrays.
+        for index in batch.indices {
+            for (token, field) in zip(batch[index].tokens, batch[index].fields) {
                 tokens.append(token)
                 heads.append(TokenArena.head(of: token))
-                postings.append(.init(doc: insert.slot, field: field))
+                postings.append(.init(doc: batch[index].slot, field: field))
             }
         }
         let (nodes, places) = trie.insertPostings(tokens, heads: heads, postings: postings)
+        releaseInBackground(tokens)
         var start = 0
-        for insert in batch {
-            let span = start..<(start + insert.tokens.count)
-            finishInsert(insert, heads: Array(heads[span]), nodes: Array(nodes[span]), places: Array(places[span]))
+        for index in batch.indices {
+            let span = start..<(start + batch[index].tokens.count)
+            finishInsert(batch[index], heads: Array(heads[span]), nodes: Array(nodes[span]), places: Array(places[span]))
             start = span.upperBound
         }
     }
