@@ -57,6 +57,43 @@ import Testing
         }
     }
 
+    /// A term walked only below the matches of a shorter term it extends
+    /// (the previous keystroke) reaches exactly the nodes, with exactly the
+    /// typos, that a whole walk does: for every shorter term with the same
+    /// bound, words typed letter by letter from the vocabulary and random.
+    @Test(arguments: [4, 5, 6])
+    func aWalkNarrowedToTheShorterTermsMatchesFindsTheSame(seed: UInt64) {
+        var generator = SeededGenerator(seed: seed)
+        let alphabet = Array("abcde")
+        func word(_ range: ClosedRange<Int>) -> String {
+            String((0..<Int.random(in: range, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+        }
+        var trie = TokenTrie()
+        var vocabulary: [String] = []
+        for doc in 0..<400 {
+            let w = word(1...12)
+            vocabulary.append(w)
+            trie.insert(w, posting: .init(doc: UInt32(doc), field: 0))
+        }
+        var narrowed = 0
+        for round in 0..<400 {
+            // Half the terms are a known word with a slip in it.
+            var term = Array(round.isMultiple(of: 2) ? word(5...13) : vocabulary.randomElement(using: &generator)! + word(0...3))
+            if term.count > 2, round % 4 == 1 { term.swapAt(1, 2) }
+            guard term.count >= 6 else { continue }
+            let whole = trie.matches(for: String(term))
+            for length in 5..<term.count
+            where TokenTrie.allowedTypos(forLength: length) == TokenTrie.allowedTypos(forLength: term.count) {
+                let shorter = trie.matches(for: String(term[..<length]))
+                let walked = trie.matches(for: String(term), narrowing: shorter)
+                #expect(walked.prefix == whole.prefix, "\(String(term)) after \(String(term[..<length]))")
+                #expect(walked.whole == whole.whole, "\(String(term)) after \(String(term[..<length]))")
+                if !whole.prefix.isEmpty { narrowed += 1 }
+            }
+        }
+        #expect(narrowed > 150)
+    }
+
     /// A path can run past the last row whose band of cells holds the
     /// pattern's end (an insertion inside the term, then more letters): it
     /// must stop there, never read a cell no row wrote.

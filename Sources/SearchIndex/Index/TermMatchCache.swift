@@ -13,6 +13,10 @@ final class TermMatchCache: @unchecked Sendable {
     /// each, so only the last few terms.
     static let codeMapCapacity = 4
 
+    /// How many characters back a new term looks for a remembered one it
+    /// extends (a keystroke is one; a paste, or a fast typist, a few).
+    static let lookBack = 8
+
     private let lock = NSLock()
     private var entries: [String: TokenTrie.TermMatches] = [:]
     private var order: [String] = []
@@ -30,8 +34,32 @@ final class TermMatchCache: @unchecked Sendable {
         remembered(term, in: \.codeMaps, order: \.codeMapOrder, capacity: Self.codeMapCapacity, compute: build)
     }
 
+    /// The matches of `term`, remembered; a new term that extends a
+    /// remembered one with the same typo bound (the next keystroke) is
+    /// walked only below that one's matches (`TokenTrie.matches(for:narrowing:)`).
     func matches(for term: String, in trie: TokenTrie) -> TokenTrie.TermMatches {
-        remembered(term, in: \.entries, order: \.order, capacity: Self.capacity) { trie.matches(for: term) }
+        remembered(term, in: \.entries, order: \.order, capacity: Self.capacity) {
+            trie.matches(for: term, narrowing: rememberedMatches(extendedBy: term))
+        }
+    }
+
+    /// The remembered matches of the longest term that `term` extends by
+    /// at most `lookBack` characters with the same typo bound (above zero),
+    /// if any. (A bounded look: each candidate is a string to build, and a
+    /// pasted query can be long.)
+    private func rememberedMatches(extendedBy term: String) -> TokenTrie.TermMatches? {
+        let scalars = Array(term.unicodeScalars)
+        let bound = TokenTrie.allowedTypos(forLength: scalars.count)
+        guard bound > 0 else { return nil }
+        lock.lock(); defer { lock.unlock() }
+        var length = scalars.count - 1
+        while length > 0, length >= scalars.count - Self.lookBack, TokenTrie.allowedTypos(forLength: length) == bound {
+            var shorter = String.UnicodeScalarView()
+            shorter.append(contentsOf: scalars[..<length])
+            if let found = entries[String(shorter)] { return found }
+            length -= 1
+        }
+        return nil
     }
 
     /// The value remembered for `key`, or `compute`d (outside the lock: a
