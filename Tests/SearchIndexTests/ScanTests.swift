@@ -244,3 +244,20 @@ import Testing
         }
     }
 }
+
+@Suite struct CodeMapCountTests {
+    /// A code map's hits are counted eight bytes at a time: every length
+    /// (whole words and a tail), no hits, all hits, and codes next to the
+    /// miss value (0xFE, 0x7F) that a byte trick could confuse with it.
+    @Test func everyByteButAMissIsAHit() {
+        var generator = SeededGenerator(seed: 41)
+        let values: [UInt8] = [TermProbe.miss, 0, 1, 0x7F, 0x80, 0xFE, 4, 12]
+        for length in Array(0...40) + [1_000, 4_099] {
+            for fill in [UInt8?.none, TermProbe.miss, 0] {
+                let codes = (0..<length).map { _ in fill ?? values.randomElement(using: &generator)! }
+                let expected = codes.filter { $0 != TermProbe.miss }.count
+                #expect(codes.withUnsafeBufferPointer { SearchEngine.hitCount(of: $0) } == expected, "\(length) \(String(describing: fill))")
+            }
+        }
+    }
+}

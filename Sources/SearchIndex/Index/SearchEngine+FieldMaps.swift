@@ -224,7 +224,7 @@ extension SearchEngine {
                     var next = UInt16.max
                     for slot in part {
                         let value = rules[slot]
-                        reached += value <= bound ? 1 : 0
+                        reached &+= value <= bound ? 1 : 0
                         let above = value > bound ? value : .max
                         next = above < next ? above : next
                     }
