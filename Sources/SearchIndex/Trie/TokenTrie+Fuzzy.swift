@@ -125,7 +125,11 @@ extension TokenTrie {
             let rowDepth = depth + step + 1
             if rows.count < (rowDepth + 1) * width { rows.append(contentsOf: repeatElement(0, count: rows.count)) }
             let row = rowDepth * width, above = row - width, twoAbove = above - width
-            let scalar = labels[start + step]
+            // An edge's first scalar is the node's own `scalar`, in the
+            // line the walk just read: most edges it visits (near the root,
+            // where it branches most) are one scalar long, and reading the
+            // label pool for it was a second cache miss per node.
+            let scalar = step == 0 ? nodes[Int(node)].scalar : labels[start + step]
             let low = max(1, rowDepth - bound), high = min(pattern.count, rowDepth + bound)
             rows[row] = rowDepth
             if low > 1 { rows[row + low - 1] = outside }
