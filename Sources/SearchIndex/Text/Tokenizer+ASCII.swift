@@ -19,7 +19,6 @@ extension Tokenizer {
             }
             groups = []
         }
-        let isWord = isASCIIWord
         func isDigit(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }
         func isEmailTrim(_ b: UInt8) -> Bool {
             switch b {
@@ -63,9 +62,9 @@ extension Tokenizer {
             }
             var i = lower
             while i < upper {
-                if isWord(bytes[i]) {
+                if isASCIIWord(bytes[i]) {
                     let start = i
-                    while i < upper, isWord(bytes[i]) { i += 1 }
+                    while i < upper, isASCIIWord(bytes[i]) { i += 1 }
                     tokens.append(Token(text: string(bytes[start..<i]), start: start, length: i - start))
                 } else {
                     i += 1
