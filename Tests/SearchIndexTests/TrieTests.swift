@@ -29,20 +29,11 @@ import Testing
 
     @Test(arguments: [1, 2, 3])
     func fuzzyWalkAgreesWithBruteForce(seed: UInt64) {
-        var generator = SeededGenerator(seed: seed)
-        let alphabet = Array("abcde")
-        func word(_ range: ClosedRange<Int>) -> String {
-            String((0..<Int.random(in: range, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
-        }
-        var trie = TokenTrie()
-        var vocabulary = Set<String>()
-        for doc in 0..<300 {
-            let w = word(1...10)
-            vocabulary.insert(w)
-            trie.insert(w, posting: .init(doc: UInt32(doc), field: 0))
-        }
+        var words = RandomWords(seed: seed)
+        let (trie, list) = words.trie(of: 300, lengths: 1...10)
+        let vocabulary = Set(list)
         for _ in 0..<150 {
-            let term = word(1...11)
+            let term = words.word(1...11)
             let matches = trie.matches(for: term)
             var evaluator = TermEvaluator(matches: matches)
             for token in vocabulary {
@@ -63,22 +54,12 @@ import Testing
     /// bound, words typed letter by letter from the vocabulary and random.
     @Test(arguments: [4, 5, 6])
     func aWalkNarrowedToTheShorterTermsMatchesFindsTheSame(seed: UInt64) {
-        var generator = SeededGenerator(seed: seed)
-        let alphabet = Array("abcde")
-        func word(_ range: ClosedRange<Int>) -> String {
-            String((0..<Int.random(in: range, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
-        }
-        var trie = TokenTrie()
-        var vocabulary: [String] = []
-        for doc in 0..<400 {
-            let w = word(1...12)
-            vocabulary.append(w)
-            trie.insert(w, posting: .init(doc: UInt32(doc), field: 0))
-        }
+        var words = RandomWords(seed: seed)
+        let (trie, vocabulary) = words.trie(of: 400, lengths: 1...12)
         var narrowed = 0
         for round in 0..<400 {
             // Half the terms are a known word with a slip in it.
-            var term = Array(round.isMultiple(of: 2) ? word(5...13) : vocabulary.randomElement(using: &generator)! + word(0...3))
+            var term = Array(round.isMultiple(of: 2) ? words.word(5...13) : words.pick(vocabulary) + words.word(0...3))
             if term.count > 2, round % 4 == 1 { term.swapAt(1, 2) }
             guard term.count >= 6 else { continue }
             let whole = trie.matches(for: String(term))
@@ -273,5 +254,32 @@ import Testing
         let heads = (0..<count).map { _ in pool.randomElement(using: &generator)! }
         let order = TokenTrie.orderByHead(heads)
         #expect(order == heads.indices.sorted { (heads[$0], $0) < (heads[$1], $1) })
+    }
+}
+
+/// Words over a five-letter alphabet, so that generated words share
+/// prefixes and lie within a typo or two of each other.
+struct RandomWords {
+    private var generator: SeededGenerator
+    private let alphabet = Array("abcde")
+
+    init(seed: UInt64) { generator = SeededGenerator(seed: seed) }
+
+    mutating func word(_ lengths: ClosedRange<Int>) -> String {
+        String((0..<Int.random(in: lengths, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+    }
+
+    mutating func pick(_ words: [String]) -> String { words.randomElement(using: &generator)! }
+
+    /// A trie of `count` words, one posting each, and the words in order.
+    mutating func trie(of count: Int, lengths: ClosedRange<Int>) -> (TokenTrie, [String]) {
+        var trie = TokenTrie()
+        var words: [String] = []
+        for doc in 0..<count {
+            let w = word(lengths)
+            words.append(w)
+            trie.insert(w, posting: .init(doc: UInt32(doc), field: 0))
+        }
+        return (trie, words)
     }
 }

@@ -56,18 +56,10 @@ extension SearchEngine {
                         }
                         var covered = 0
                         for (index, term) in terms.enumerated() {
-                            let typos: UInt8
-                            let whole: Bool
-                            if let probes {
-                                let code = probes[index].code(ofToken: token, scalars: tokenScalars, trie: trie)
-                                guard code != TermProbe.miss else { continue }
-                                typos = code >> 3
-                                whole = (code >> 2) & 1 == 0
-                            } else {
-                                guard let hit = evaluators[index].hit(for: node, trie: trie) else { continue }
-                                typos = hit.typos
-                                whole = hit.whole
-                            }
+                            guard let (typos, whole) = hit(
+                                ofTerm: index, node: node, probes: probes, evaluators: &evaluators,
+                                code: { $0.code(ofToken: token, scalars: tokenScalars, trie: trie) })
+                            else { continue }
                             // A character of plain text folds to one scalar.
                             if typos == 0 && !whole && token.starts(with: term.utf8) {
                                 covered = max(covered, term.utf8.count)
@@ -82,6 +74,23 @@ extension SearchEngine {
                 }
             }
         }
+    }
+
+    /// Typos and wholeness of the term at `index` against one token: from
+    /// its probe's `code` for the token when the query has probes, else
+    /// from its evaluator at the token's `node`. Nil when it does not match.
+    @inline(__always)
+    private func hit(
+        ofTerm index: Int, node: Int32, probes: [TermProbe]?, evaluators: inout [TermEvaluator],
+        code: (TermProbe) -> UInt8
+    ) -> (typos: UInt8, whole: Bool)? {
+        if let probes {
+            let code = code(probes[index])
+            guard code != TermProbe.miss else { return nil }
+            return (code >> 3, (code >> 2) & 1 == 0)
+        }
+        guard let hit = evaluators[index].hit(for: node, trie: trie) else { return nil }
+        return (hit.typos, hit.whole)
     }
 
     /// Whether the tokenizer reads `bytes` as its runs of letters and
@@ -124,18 +133,10 @@ extension SearchEngine {
             }
             var bestLength = 0
             for (index, term) in terms.enumerated() {
-                let typos: UInt8
-                let whole: Bool
-                if let probes {
-                    let code = probes[index].code(ofToken: token.text, trie: trie)
-                    guard code != TermProbe.miss else { continue }
-                    typos = code >> 3
-                    whole = (code >> 2) & 1 == 0
-                } else {
-                    guard let hit = evaluators[index].hit(for: node, trie: trie) else { continue }
-                    typos = hit.typos
-                    whole = hit.whole
-                }
+                guard let (typos, whole) = hit(
+                    ofTerm: index, node: node, probes: probes, evaluators: &evaluators,
+                    code: { $0.code(ofToken: token.text, trie: trie) })
+                else { continue }
                 if typos == 0 && !whole && token.text.hasPrefix(term) {
                     // Cover the original characters that fold to the term.
                     if characters == nil { characters = Array(text) }
