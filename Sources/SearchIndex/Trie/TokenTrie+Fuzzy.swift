@@ -171,9 +171,24 @@ extension TokenTrie {
                  previousScalar: previous, bestOnPath: best, into: &result, path: path.dropFirst())
             return
         }
-        for child in nodes[Int(node)].children {
+        let children = nodes[Int(node)].children
+        // Every child's node is read first, in one loop of independent
+        // loads: the walk is bound by a cache miss a node, and most
+        // children end at their first row, so met one at a time their
+        // misses came one after another; read together they overlap.
+        if children.count > 1 {
+            var first: UInt32 = 0
+            for child in children { first |= nodes[Int(child.node)].scalar }
+            Self.keep(first)
+        }
+        for child in children {
             walk(child.node, depth: depth + count, pattern: pattern, labels: labels, bound: bound, rows: &rows,
                  previousScalar: previous, bestOnPath: best, into: &result)
         }
     }
+
+    /// Keeps a value the optimiser would otherwise find unused (and with
+    /// it the loads that made it).
+    @_optimize(none)
+    private static func keep(_ value: UInt32) {}
 }
