@@ -15,10 +15,6 @@ final class BenchBackend: SearchBackend {
         self.now = now
     }
 
-    func search(_ text: String, limit: Int) -> (response: SearchResponse, microseconds: Int) {
-        search(text, limit: limit, explained: true)
-    }
-
     func search(_ text: String, limit: Int, explained: Bool) -> (response: SearchResponse, microseconds: Int) {
         let start = DispatchTime.now().uptimeNanoseconds
         let response = engine.search(SearchQuery(text, limit: limit, now: now, explainsMatches: explained))

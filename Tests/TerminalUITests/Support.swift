@@ -21,8 +21,8 @@ func makeBackend(extra: [SearchableItem] = []) throws -> IndexBackend {
 final class SteadyBackend: SearchBackend {
     let inner: IndexBackend
     init(_ inner: IndexBackend) { self.inner = inner }
-    func search(_ text: String, limit: Int) -> (response: SearchResponse, microseconds: Int) {
-        (inner.search(text, limit: limit).response, 42)
+    func search(_ text: String, limit: Int, explained: Bool) -> (response: SearchResponse, microseconds: Int) {
+        (inner.search(text, limit: limit, explained: explained).response, 42)
     }
     func open(_ result: SearchResult) -> Detail { inner.open(result) }
     func open(identifier: String) -> Detail { inner.open(identifier: identifier) }

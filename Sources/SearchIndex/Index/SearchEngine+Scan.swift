@@ -93,7 +93,7 @@ extension SearchEngine {
             for term in 1..<order.count where orderedMaps[term] == nil
                 && estimates[order[term]] <= Self.prefilterRatio * candidateSlots.count
             {
-                let bits = documentBits(of: matches[order[term]])
+                let bits = documentBits(of: matches[order[term]], roots: trie.topmost(of: matches[order[term]].prefix))
                 var kept = 0
                 for position in candidateSlots.indices {
                     let slot = Int(candidateSlots[position])
@@ -354,15 +354,18 @@ extension SearchEngine {
     /// postings when it has at most this many per candidate.
     static let prefilterRatio = 16
 
-    /// A bit per document slot, set where the term matches (a token under
-    /// one of its prefix nodes, or at one of its whole-word nodes).
-    func documentBits(of matches: TokenTrie.TermMatches) -> [UInt64] {
+    /// A bit per document slot, set where the term matches: a token under
+    /// one of `roots` (its topmost prefix nodes, `TokenTrie.topmost(of:)`:
+    /// a nested node's postings are already under its ancestor's), or at
+    /// one of its whole-word nodes. Marking a slot twice costs no branch,
+    /// and the slots are counted with a popcount a word.
+    func documentBits(of matches: TokenTrie.TermMatches, roots: [Int32]) -> [UInt64] {
         var bits = [UInt64](repeating: 0, count: (documents.count + 63) / 64)
         bits.withUnsafeMutableBufferPointer { bits in
             func mark(_ postings: UnsafeBufferPointer<TokenTrie.Posting>) {
                 for posting in postings { bits[Int(posting.doc) >> 6] |= 1 << UInt64(posting.doc & 63) }
             }
-            for root in matches.prefix.keys { trie.forEachPostingList(under: root, mark) }
+            for root in roots { trie.forEachPostingList(under: root, mark) }
             for node in matches.whole.keys { trie.withPostings(of: node, mark) }
         }
         return bits

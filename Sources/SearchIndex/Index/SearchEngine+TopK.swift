@@ -269,19 +269,9 @@ extension SearchEngine {
 
     /// Distinct visible documents the term matches: from the trie's counts
     /// when one node covers every match, from its code map when a broad
-    /// node is among several, else by marking documents once.
+    /// node is among several, else by a bit a document (`documentBits`).
     private func matchCount(_ matches: TokenTrie.TermMatches, of term: String, now: Date) -> Int {
-        // Nodes with no matched ancestor: each one's path up is checked
-        // against the set (a pairwise check would be quadratic, and a term
-        // with typos reaches hundreds of nodes).
-        let roots = matches.prefix.keys.filter { node in
-            var ancestor = trie.parent(of: node)
-            while ancestor >= 0 {
-                if matches.prefix[ancestor] != nil { return false }
-                ancestor = trie.parent(of: ancestor)
-            }
-            return true
-        }
+        let roots = trie.topmost(of: matches.prefix)
         var total: Int
         var covers: (UInt32) -> Bool
         if roots.count == 1, let root = roots.first,
@@ -296,22 +286,9 @@ extension SearchEngine {
             total = codes.withUnsafeBufferPointer { Self.hitCount(of: $0) }
             covers = { codes[Int($0)] != TermProbe.miss }
         } else {
-            var marked = [Bool](repeating: false, count: documents.count)
-            var count = 0
-            // Marked through an unsafe view, a list at a time: a typo term
-            // can reach hundreds of thousands of postings.
-            marked.withUnsafeMutableBufferPointer { marked in
-                func mark(_ postings: UnsafeBufferPointer<TokenTrie.Posting>) {
-                    for posting in postings where !marked[Int(posting.doc)] {
-                        marked[Int(posting.doc)] = true
-                        count += 1
-                    }
-                }
-                for root in roots { trie.forEachPostingList(under: root, mark) }
-                for node in matches.whole.keys { trie.withPostings(of: node, mark) }
-            }
-            total = count
-            covers = { marked[Int($0)] }
+            let bits = documentBits(of: matches, roots: roots)
+            total = bits.reduce(0) { $0 + $1.nonzeroBitCount }
+            covers = { bits[Int($0) >> 6] & (1 << UInt64($0 & 63)) != 0 }
         }
         for doc in expiringDocuments {
             guard let document = documents[Int(doc)], !document.isVisible(at: now) else { continue }

@@ -92,18 +92,6 @@ extension TokenTrie {
         }
     }
 
-    /// The nodes of `matched` with no ancestor among them.
-    private func topmost(of matched: [Int32: Int]) -> [Int32] {
-        matched.keys.filter { node in
-            var ancestor = nodes[Int(node)].parent
-            while ancestor > Self.root {
-                if matched[ancestor] != nil { return false }
-                ancestor = nodes[Int(ancestor)].parent
-            }
-            return true
-        }
-    }
-
     /// Walks the edge into `node` a scalar (a row) at a time, then its
     /// children; `depth` is the parent's.
     private func walk(

@@ -597,6 +597,22 @@ struct TokenTrie: Sendable {
         nodes.withUnsafeBufferPointer { nodes in nodes[Int(node)].postings.withUnsafeBufferPointer(body) }
     }
 
+    /// The nodes of `matched` with no ancestor among them: a term's
+    /// matches are these nodes' subtrees. Each node's path up is checked
+    /// against the set (a pairwise check would be quadratic, and a term
+    /// with typos reaches hundreds of nodes). The root is never matched
+    /// (terms are not empty).
+    func topmost(of matched: [Int32: Int]) -> [Int32] {
+        matched.keys.filter { node in
+            var ancestor = nodes[Int(node)].parent
+            while ancestor > Self.root {
+                if matched[ancestor] != nil { return false }
+                ancestor = nodes[Int(ancestor)].parent
+            }
+            return true
+        }
+    }
+
     /// Whether `ancestor` is `node` or lies on its path to the root.
     @inline(__always) func isAncestor(_ ancestor: Int32, of node: Int32) -> Bool {
         let targetDepth = depth(of: ancestor)

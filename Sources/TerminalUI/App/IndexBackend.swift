@@ -58,10 +58,6 @@ public final class IndexBackend: SearchBackend {
         return true
     }
 
-    public func search(_ text: String, limit: Int) -> (response: SearchResponse, microseconds: Int) {
-        search(text, limit: limit, explained: true)
-    }
-
     public func search(_ text: String, limit: Int, explained: Bool) -> (response: SearchResponse, microseconds: Int) {
         let start = DispatchTime.now().uptimeNanoseconds
         let response = index.engine.search(SearchQuery(text, limit: limit, now: clock(), explainsMatches: explained))

@@ -4,9 +4,8 @@ import SearchIndex
 /// screen model depends on this protocol only, so tests can drive it with
 /// a real index in memory.
 public protocol SearchBackend: AnyObject {
-    /// Runs a query; returns the response and the time it took in microseconds.
-    func search(_ text: String, limit: Int) -> (response: SearchResponse, microseconds: Int)
-    /// Runs a query whose explanations name the matched tokens only when
+    /// Runs a query; returns the response and the time it took in
+    /// microseconds. Its explanations name the matched tokens only when
     /// `explained` (see `SearchQuery.explainsMatches`).
     func search(_ text: String, limit: Int, explained: Bool) -> (response: SearchResponse, microseconds: Int)
     /// Opens a result the way the system would (continuation → router →
@@ -34,9 +33,9 @@ public protocol SearchBackend: AnyObject {
 }
 
 extension SearchBackend {
-    /// A backend that always explains in full.
-    public func search(_ text: String, limit: Int, explained: Bool) -> (response: SearchResponse, microseconds: Int) {
-        search(text, limit: limit)
+    /// A query explained in full.
+    public func search(_ text: String, limit: Int) -> (response: SearchResponse, microseconds: Int) {
+        search(text, limit: limit, explained: true)
     }
     public var hasPendingWork: Bool { false }
     public func pump() -> Bool { false }
