@@ -205,8 +205,8 @@ struct BenchCommand: ParsableCommand {
             let firstQuery = lines.first { !$0.allSatisfy(\.isWhitespace) } ?? "a"
             // The first process after an import rebuilds the engine from the
             // records and leaves a snapshot; every later one loads that.
-            let firstStartMilliseconds = try timeFirstAnswer(query: firstQuery, storePath: storePath, folder: folder)
-            let coldMilliseconds = try timeFirstAnswer(query: firstQuery, storePath: storePath, folder: folder)
+            let firstStart = try timeFirstAnswer(query: firstQuery, storePath: storePath, folder: folder)
+            let coldStart = try timeFirstAnswer(query: firstQuery, storePath: storePath, folder: folder)
             let report: [String: Any] = [
                 "items": items.count, "parseSeconds": round2(parseSeconds), "buildSeconds": round2(buildSeconds),
                 "keystrokes": latencies.count,
@@ -219,9 +219,11 @@ struct BenchCommand: ParsableCommand {
                 ],
                 "insertMicroseconds": Int(percentile(50, of: inserts)), "deleteMicroseconds": Int(percentile(50, of: deletes)),
                 "keystrokeAfterUpdateMicroseconds": Self.medianAndMax(afterUpdates),
-                "peakRSSBytes": peakRSS(),
-                "coldStartMilliseconds": coldMilliseconds,
-                "firstStartMilliseconds": firstStartMilliseconds,
+                "peakRSSBytes": Self.peakRSS(),
+                "coldStartMilliseconds": coldStart.milliseconds,
+                "coldStartPeakRSSBytes": coldStart.peakRSSBytes,
+                "firstStartMilliseconds": firstStart.milliseconds,
+                "firstStartPeakRSSBytes": firstStart.peakRSSBytes,
             ]
             if json { try Output.json(report); return }
             printSlowest(timings)
@@ -232,8 +234,12 @@ struct BenchCommand: ParsableCommand {
     /// Runs `search QUERY --json` in a new process on the saved store and
     /// times it to the end of its answer's line (what the process does after
     /// answering, such as saving a snapshot or freeing memory, is not timed;
-    /// the next run waits for it).
-    private func timeFirstAnswer(query: String, storePath: String, folder: ScratchFolder) throws -> Int {
+    /// the next run waits for it). Its peak resident memory is read from
+    /// /proc as the answer arrives, while the process is still there (0
+    /// when it has already gone).
+    private func timeFirstAnswer(
+        query: String, storePath: String, folder: ScratchFolder
+    ) throws -> (milliseconds: Int, peakRSSBytes: Int) {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         child.arguments = ["search", query, "--limit", "\(limit)", "--json", "--index", storePath, "--data", folder.path]
@@ -241,20 +247,21 @@ struct BenchCommand: ParsableCommand {
         child.standardOutput = output
         child.standardError = FileHandle.nullDevice
         let start = Date()
-        let answered = try folder.whileRunning(child) {
+        let (answered, peak) = try folder.whileRunning(child) {
             try child.run()
             var answered: Date?
             while answered == nil {
                 let chunk = output.fileHandleForReading.availableData
                 if chunk.isEmpty || chunk.contains(UInt8(ascii: "\n")) { answered = Date() }
             }
+            let peak = Self.peakRSS(of: "/proc/\(child.processIdentifier)/status")
             child.waitUntilExit()
-            return answered!
+            return (answered!, peak)
         }
         guard child.terminationStatus == 0 else {
             throw CommandFailure(message: "the cold-start search exited with \(child.terminationStatus)", code: ExitStatus.failure)
         }
-        return Int(answered.timeIntervalSince(start) * 1000)
+        return (Int(answered.timeIntervalSince(start) * 1000), peak)
     }
 
     /// The `p`th percentile of ascending `values` (nearest rank), 0 for none.
@@ -264,9 +271,10 @@ struct BenchCommand: ParsableCommand {
 
     private func round2(_ x: Double) -> Double { (x * 100).rounded() / 100 }
 
-    /// VmHWM from /proc: the peak resident set of this process.
-    private func peakRSS() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    /// VmHWM from /proc: the peak resident set of this process (or of the
+    /// one whose status file is named; 0 if it is gone).
+    private static func peakRSS(of statusFile: String = "/proc/self/status") -> Int {
+        guard let status = try? String(contentsOfFile: statusFile, encoding: .utf8) else { return 0 }
         for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
             let kb = line.split(separator: " ").compactMap { Int($0) }.first ?? 0
             return kb * 1024
