@@ -11,12 +11,8 @@ import Foundation
 struct Document: Sendable {
     var uniqueIdentifier: String
     var title: String
-    var titleLength: Int
     var contentType: String
     var domainIdentifier: String?
-    var sources: [Source]
-    var expirationDate: Date?
-    var visibility: Visibility
     /// The attribute set results show: that of what the document was built
     /// from (`SearchEngine.shownAttributes(of:)`). Nil for a document a
     /// snapshot wrote whole (a standalone activity): found by identifier then.
@@ -26,6 +22,34 @@ struct Document: Sendable {
     /// the engine's `TokenArena`).
     var pendingTokens: [String] = []
     var pendingFields: [Field] = []
+    var expirationDate: Date?
+    // The small fields last, where they share one word: a slot is 112
+    // bytes, and the sources kept as bits instead of an array save an
+    // allocation a document (a million of them at a million items).
+    private var storedTitleLength: UInt32
+    private var sourceSet: SourceSet
+    var visibility: Visibility
+
+    init(
+        uniqueIdentifier: String, title: String, titleLength: Int, contentType: String, domainIdentifier: String?,
+        sources: SourceSet, expirationDate: Date?, visibility: Visibility, attributes: AttributeSet? = nil
+    ) {
+        self.uniqueIdentifier = uniqueIdentifier
+        self.title = title
+        self.contentType = contentType
+        self.domainIdentifier = domainIdentifier
+        self.attributes = attributes
+        self.expirationDate = expirationDate
+        storedTitleLength = UInt32(clamping: titleLength)
+        sourceSet = sources
+        self.visibility = visibility
+    }
+
+    /// The title's length in characters (the rank's shorter-title rule).
+    var titleLength: Int { Int(storedTitleLength) }
+    /// Every source that indexes this document, in `Source` order.
+    var sources: [Source] { sourceSet.list }
+    var sourceCount: Int { sourceSet.count }
 
     /// The first eight bytes of the identifier, big-endian: most identifier
     /// comparisons end here without touching the string.
@@ -34,6 +58,33 @@ struct Document: Sendable {
     func isVisible(at now: Date) -> Bool {
         guard let expirationDate else { return true }
         return expirationDate > now
+    }
+}
+
+/// A set of sources in one byte, a bit per case of `Source`.
+struct SourceSet: Sendable, Equatable, ExpressibleByArrayLiteral {
+    private var bits: UInt8 = 0
+
+    init<S: Sequence>(_ sources: S) where S.Element == Source {
+        for source in sources { insert(source) }
+    }
+
+    init(arrayLiteral sources: Source...) {
+        self.init(sources)
+    }
+
+    mutating func insert(_ source: Source) {
+        bits |= 1 << UInt8(Source.allCases.firstIndex(of: source)!)
+    }
+
+    var count: Int { bits.nonzeroBitCount }
+
+    /// The sources in `Source` order, one shared array for each set (a
+    /// result's list is then a retain, not an allocation).
+    var list: [Source] { Self.lists[Int(bits)] }
+
+    private static let lists: [[Source]] = (0..<(1 << Source.allCases.count)).map { bits in
+        Source.allCases.indices.filter { bits & (1 << $0) != 0 }.map { Source.allCases[$0] }
     }
 }
 

@@ -100,7 +100,7 @@ extension SearchEngine {
             let engagement = engagementScore(of: document.uniqueIdentifier, at: query.now).score
             ranked.append((RankingKey(
                 typos: typos, wholeWords: whole, fieldScore: fields, engagement: engagement,
-                sources: document.sources.count, titleLength: document.titleLength,
+                sources: document.sourceCount, titleLength: document.titleLength,
                 uniqueIdentifier: document.uniqueIdentifier), doc))
         }
         let total = ranked.count
@@ -154,7 +154,7 @@ extension SearchEngine {
             attributes: shownAttributes(of: document), visibility: document.visibility, highlights: [],
             explanation: Explanation(
                 key: RankingKey(typos: 0, wholeWords: 0, fieldScore: 0, engagement: 0,
-                                sources: document.sources.count, titleLength: document.titleLength,
+                                sources: document.sourceCount, titleLength: document.titleLength,
                                 uniqueIdentifier: document.uniqueIdentifier),
                 views: engagements[identifier]?.count ?? 0, matches: []))
     }

@@ -247,7 +247,7 @@ extension SearchEngine {
             return (RankingKey(
                 typos: Int(key >> 56), wholeWords: terms.count - Int((key >> 48) & 0xff),
                 fieldScore: Int((key >> 40) & 0xff), engagement: engagement,
-                sources: document.sources.count, titleLength: document.titleLength,
+                sources: document.sourceCount, titleLength: document.titleLength,
                 uniqueIdentifier: document.uniqueIdentifier), candidate.doc)
         }
         var ranked = kept.heap.map { rankingKey($0, engagement: 0) }

@@ -204,7 +204,7 @@ extension SearchEngine {
             documents.withUnsafeBufferPointer { documents in
                 (RankingKey(
                     typos: typos, wholeWords: whole ? 1 : 0, fieldScore: Int(entry.field), engagement: 0,
-                    sources: documents[Int(entry.doc)]!.sources.count, titleLength: documents[Int(entry.doc)]!.titleLength,
+                    sources: documents[Int(entry.doc)]!.sourceCount, titleLength: documents[Int(entry.doc)]!.titleLength,
                     uniqueIdentifier: documents[Int(entry.doc)]!.uniqueIdentifier), entry.doc)
             }
         }
@@ -260,7 +260,7 @@ extension SearchEngine {
             ranked.append((RankingKey(
                 typos: Int(hit.typos), wholeWords: hit.whole ? 1 : 0, fieldScore: Int(hit.field),
                 engagement: engagementScore(of: document.uniqueIdentifier, at: query.now).score,
-                sources: document.sources.count, titleLength: document.titleLength,
+                sources: document.sourceCount, titleLength: document.titleLength,
                 uniqueIdentifier: document.uniqueIdentifier), doc))
         }
         ranked.sort { $0.key < $1.key }

@@ -366,7 +366,7 @@ public struct SearchEngine: Sendable {
             swap(&fields, &document!.pendingFields)
             pending.append(PendingInsert(
                 slot: slot, tokens: tokens, fields: fields.map(\.rawValue),
-                rank: StaticRank(sources: UInt8(document!.sources.count), titleLength: UInt32(document!.titleLength),
+                rank: StaticRank(sources: UInt8(document!.sourceCount), titleLength: UInt32(document!.titleLength),
                                  identifierPrefix: document!.identifierPrefix),
                 expiration: document!.expirationDate,
                 engaged: !engagements.isEmpty && engagements[document!.uniqueIdentifier] != nil))
@@ -493,12 +493,12 @@ public struct SearchEngine: Sendable {
             if let activity = activities[activityID] { merged.append((activity.searchableAttributes, .activity)) }
         }
         let title = primary.attributes.shownTitle
-        var sources = Set([primary.source])
+        var sources = SourceSet(CollectionOfOne(primary.source))
         for (_, source) in merged { sources.insert(source) }
         return Document(
             uniqueIdentifier: id, title: title, titleLength: title.count,
             contentType: primary.attributes.contentType, domainIdentifier: primary.domain,
-            sources: sources.sorted(), expirationDate: primary.expiry, visibility: primary.visibility,
+            sources: sources, expirationDate: primary.expiry, visibility: primary.visibility,
             attributes: primary.attributes
         ).withTokens(from: [primary.attributes] + merged.map(\.0))
     }

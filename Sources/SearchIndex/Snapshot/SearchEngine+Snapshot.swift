@@ -400,9 +400,12 @@ extension SearchEngine {
             throw SnapshotError(.malformed, "unknown document kind \(kind)")
         }
         let titleLength = Int(try input.read(UInt32.self))
-        let sources = try input.readArray(of: UInt8.self).map { index throws(SnapshotError) in
-            guard Int(index) < Source.allCases.count else { throw SnapshotError(.malformed, "unknown source") }
-            return Source.allCases[Int(index)]
+        var sources: SourceSet = []
+        let (sourceIndexes, sourceCount) = try input.readArrayInPlace(of: UInt8.self)
+        for offset in 0..<sourceCount {
+            let index = Int(sourceIndexes.load(fromByteOffset: offset, as: UInt8.self))
+            guard index < Source.allCases.count else { throw SnapshotError(.malformed, "unknown source") }
+            sources.insert(Source.allCases[index])
         }
         // Built once, whole: a document built and then changed was copied
         // on its way out.
