@@ -1,7 +1,7 @@
 import Testing
 @testable import SearchIndex
 
-/// `AttributeSet` keeps its fields in a shared box, copied on write: it
+/// `AttributeSet` keeps its fields packed in one shared allocation: it
 /// must still behave as a value.
 @Suite struct AttributeSetTests {
     @Test func aCopyChangesAloneAndComparesByContent() {

@@ -88,7 +88,9 @@ struct SourceSet: Sendable, Equatable, ExpressibleByArrayLiteral {
     }
 }
 
-/// The searchable text of one attribute set, field by field.
+/// The searchable text of one attribute set, field by field, in the order
+/// indexing reads it (`PackedAttributes.forEachSearchableText` walks the
+/// packed bytes in this order; tests hold the two to the same tokens).
 enum FieldText {
     static func texts(of attributes: AttributeSet) -> [(Field, String)] {
         var out: [(Field, String)] = []

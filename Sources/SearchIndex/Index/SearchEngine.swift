@@ -634,8 +634,8 @@ extension Document {
         heads.reserveCapacity(48)
         fields.reserveCapacity(48)
         for attributes in attributeSets {
-            for (field, text) in FieldText.texts(of: attributes) {
-                for token in Tokenizer.indexTokens(text) {
+            attributes.packed.forEachSearchableText { field, text in
+                for token in Tokenizer.indexTokens(utf8: text) {
                     let text = token.text
                     var seen: Int?
                     if let positions {

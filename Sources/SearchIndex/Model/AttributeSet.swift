@@ -3,104 +3,115 @@
 /// Every text attribute is searchable. `title` and `displayName` weigh most,
 /// then `keywords`, then the other attributes, then `contentDescription`.
 public struct AttributeSet: Codable, Sendable, Hashable {
-    /// The attributes, kept in one shared box and copied on write: a
-    /// result carries its item's attribute set, and copying thirteen
-    /// fields retained a dozen strings and arrays on other cache lines
-    /// (a fifth of a short prefix's keystroke at a million items).
-    private struct Fields: Hashable {
+    /// The attributes, unpacked: what a set is built from and what
+    /// setting one field goes through.
+    struct Fields: Hashable {
         var contentType: String
-        var title: String?
-        var displayName: String?
-        var contentDescription: String?
-        var keywords: [String]
-        var thumbnail: Thumbnail?
-        var phoneNumbers: [String]
-        var emailAddresses: [String]
-        var supportsPhoneCall: Bool?
-        var rating: Double?
-        var relatedUniqueIdentifier: String?
-        var url: String?
-        var extras: [String: String]
-    }
+        var title: String? = nil
+        var displayName: String? = nil
+        var contentDescription: String? = nil
+        var keywords: [String] = []
+        var thumbnail: Thumbnail? = nil
+        var phoneNumbers: [String] = []
+        var emailAddresses: [String] = []
+        var supportsPhoneCall: Bool? = nil
+        var rating: Double? = nil
+        var relatedUniqueIdentifier: String? = nil
+        var url: String? = nil
+        var extras: [String: String] = [:]
 
-    // Changed only through `fields`, which copies a shared box first.
-    private final class Box: @unchecked Sendable {
-        var fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
-    }
-
-    private var box: Box
-
-    private var fields: Fields {
-        get { box.fields }
-        _modify {
-            if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
-            yield &box.fields
+        init(contentType: String = "public.item") {
+            self.contentType = contentType
         }
+    }
+
+    /// The fields packed in one shared, immutable allocation (see
+    /// `PackedAttributes`): a copy is one retain, and a result carries
+    /// its item's set without copying a field. Setting a field packs a
+    /// new one: sets are built whole and rarely changed.
+    // Immutable once made, so shared across threads freely (a ManagedBuffer
+    // subclass cannot declare itself Sendable).
+    nonisolated(unsafe) private var storage: PackedAttributes
+
+    init(_ fields: Fields) {
+        storage = PackedAttributes.make(fields)
+    }
+
+    init(packed: PackedAttributes) {
+        storage = packed
+    }
+
+    var packed: PackedAttributes { storage }
+
+    /// Every field, unpacked.
+    var fields: Fields {
+        get { storage.fields }
+        set { storage = PackedAttributes.make(newValue) }
     }
 
     /// A UTI: `public.contact`, `public.image`, `public.movie`, `public.item`, …
     public var contentType: String {
-        get { box.fields.contentType }
+        get { storage.read(.contentType) { $0.string() } }
         set { fields.contentType = newValue }
     }
     public var title: String? {
-        get { box.fields.title }
+        get { storage.read(.title) { $0.optionalString() } }
         set { fields.title = newValue }
     }
     public var displayName: String? {
-        get { box.fields.displayName }
+        get { storage.read(.displayName) { $0.optionalString() } }
         set { fields.displayName = newValue }
     }
     public var contentDescription: String? {
-        get { box.fields.contentDescription }
+        get { storage.read(.contentDescription) { $0.optionalString() } }
         set { fields.contentDescription = newValue }
     }
     public var keywords: [String] {
-        get { box.fields.keywords }
+        get { storage.read(.keywords) { $0.list() } }
         set { fields.keywords = newValue }
     }
     public var thumbnail: Thumbnail? {
-        get { box.fields.thumbnail }
+        get { storage.read(.thumbnail) { $0.thumbnail() } }
         set { fields.thumbnail = newValue }
     }
     public var phoneNumbers: [String] {
-        get { box.fields.phoneNumbers }
+        get { storage.read(.phoneNumbers) { $0.list() } }
         set { fields.phoneNumbers = newValue }
     }
     public var emailAddresses: [String] {
-        get { box.fields.emailAddresses }
+        get { storage.read(.emailAddresses) { $0.list() } }
         set { fields.emailAddresses = newValue }
     }
     public var supportsPhoneCall: Bool? {
-        get { box.fields.supportsPhoneCall }
+        get { storage.read(.supportsPhoneCall) { $0.optionalBool() } }
         set { fields.supportsPhoneCall = newValue }
     }
     public var rating: Double? {
-        get { box.fields.rating }
+        get { storage.read(.rating) { $0.optionalDouble() } }
         set { fields.rating = newValue }
     }
     public var relatedUniqueIdentifier: String? {
-        get { box.fields.relatedUniqueIdentifier }
+        get { storage.read(.relatedUniqueIdentifier) { $0.optionalString() } }
         set { fields.relatedUniqueIdentifier = newValue }
     }
     /// The item's web page.
     public var url: String? {
-        get { box.fields.url }
+        get { storage.read(.url) { $0.optionalString() } }
         set { fields.url = newValue }
     }
     /// Free-form searchable strings.
     public var extras: [String: String] {
-        get { box.fields.extras }
+        get { storage.read(.extras) { $0.extras() } }
         set { fields.extras = newValue }
     }
 
+    // The packed form is canonical: equal sets have equal bytes.
     public static func == (a: AttributeSet, b: AttributeSet) -> Bool {
-        a.box === b.box || a.box.fields == b.box.fields
+        a.storage == b.storage
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(box.fields)
+        storage.withBytes { hasher.combine(bytes: $0) }
     }
 
     public init(
@@ -110,11 +121,20 @@ public struct AttributeSet: Codable, Sendable, Hashable {
         rating: Double? = nil, relatedUniqueIdentifier: String? = nil, url: String? = nil,
         extras: [String: String] = [:]
     ) {
-        box = Box(Fields(
-            contentType: contentType, title: title, displayName: displayName,
-            contentDescription: contentDescription, keywords: keywords, thumbnail: thumbnail,
-            phoneNumbers: phoneNumbers, emailAddresses: emailAddresses, supportsPhoneCall: supportsPhoneCall,
-            rating: rating, relatedUniqueIdentifier: relatedUniqueIdentifier, url: url, extras: extras))
+        var fields = Fields(contentType: contentType)
+        fields.title = title
+        fields.displayName = displayName
+        fields.contentDescription = contentDescription
+        fields.keywords = keywords
+        fields.thumbnail = thumbnail
+        fields.phoneNumbers = phoneNumbers
+        fields.emailAddresses = emailAddresses
+        fields.supportsPhoneCall = supportsPhoneCall
+        fields.rating = rating
+        fields.relatedUniqueIdentifier = relatedUniqueIdentifier
+        fields.url = url
+        fields.extras = extras
+        self.init(fields)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -158,5 +178,10 @@ public struct AttributeSet: Codable, Sendable, Hashable {
     }
 
     /// The name shown for a result: the title, else the display name.
-    public var shownTitle: String { title ?? displayName ?? "" }
+    public var shownTitle: String {
+        storage.read(.title) { cursor in
+            if let title = cursor.optionalString() { return title }
+            return cursor.optionalString() ?? ""
+        }
+    }
 }

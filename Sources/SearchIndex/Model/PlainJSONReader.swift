@@ -50,7 +50,7 @@ struct PlainJSONReader {
     }
 
     private mutating func attributeSet() -> AttributeSet? {
-        var set = AttributeSet()
+        var set = AttributeSet.Fields()
         let object = readObject { reader, key in
             switch key {
             case .contentType:
@@ -76,7 +76,7 @@ struct PlainJSONReader {
             }
             return true
         }
-        return object ? set : nil
+        return object ? AttributeSet(set) : nil
     }
 
     private mutating func thumbnail() -> Thumbnail? {

@@ -30,7 +30,7 @@ import Foundation
 /// the expiring slots, and the merge maps (by URL, by related item).
 extension SearchEngine {
     static let snapshotMagic: UInt64 = 0x5345_4152_4348_4C54 // "SEARCHLT"
-    static let snapshotFormat: UInt32 = 9
+    static let snapshotFormat: UInt32 = 10
 
     private static var layoutSizes: [UInt32] {
         [MemoryLayout<TokenTrie.Posting>.stride, MemoryLayout<TokenTrie.Child>.stride, MemoryLayout<TopEntry>.stride,

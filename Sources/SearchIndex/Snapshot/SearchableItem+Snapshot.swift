@@ -12,30 +12,12 @@ extension SnapshotWriter {
         try write(item.attributeSet)
     }
 
+    /// An attribute set as its packed bytes (`PackedAttributes`).
     mutating func write(_ attributes: AttributeSet) throws {
-        try write(attributes.contentType)
-        try write(attributes.title)
-        try write(attributes.displayName)
-        try write(attributes.contentDescription)
-        try write(attributes.keywords)
-        try write(attributes.thumbnail != nil)
-        if let thumbnail = attributes.thumbnail {
-            try write(thumbnail.format)
-            try write(thumbnail.width)
-            try write(thumbnail.height)
-            try write(thumbnail.byteCount)
-            try write(thumbnail.dominantColor)
-            try write(thumbnail.caption)
+        try attributes.packed.withBytes { bytes in
+            try write(UInt32(bytes.count))
+            try write(raw: bytes)
         }
-        try write(attributes.phoneNumbers)
-        try write(attributes.emailAddresses)
-        try write(attributes.supportsPhoneCall)
-        try write(attributes.rating)
-        try write(attributes.relatedUniqueIdentifier)
-        try write(attributes.url)
-        let keys = attributes.extras.keys.sorted()
-        try write(keys)
-        try write(keys.map { attributes.extras[$0]! })
     }
 }
 
@@ -57,31 +39,10 @@ extension SnapshotReader {
     }
 
     mutating func readAttributes() throws(SnapshotError) -> AttributeSet {
-        var attributes = AttributeSet(contentType: try readString())
-        attributes.title = try readOptionalString()
-        attributes.displayName = try readOptionalString()
-        attributes.contentDescription = try readOptionalString()
-        attributes.keywords = try readStrings()
-        if try readBool() {
-            attributes.thumbnail = Thumbnail(
-                format: try readOptionalString(), width: try readOptional(Int.self), height: try readOptional(Int.self),
-                byteCount: try readOptional(Int.self), dominantColor: try readOptionalString(),
-                caption: try readOptionalString())
+        let count = Int(try read(UInt32.self))
+        guard let packed = PackedAttributes.validating(try readBytes(count)) else {
+            throw SnapshotError(.malformed, "an attribute set does not decode")
         }
-        attributes.phoneNumbers = try readStrings()
-        attributes.emailAddresses = try readStrings()
-        attributes.supportsPhoneCall = try readOptional(UInt8.self).map { $0 != 0 }
-        attributes.rating = try readOptional(Double.self)
-        attributes.relatedUniqueIdentifier = try readOptionalString()
-        attributes.url = try readOptionalString()
-        let keys = try readStrings()
-        let values = try readStrings()
-        guard keys.count == values.count else { throw SnapshotError(.malformed, "extras keys and values differ in number") }
-        if !keys.isEmpty {
-            var extras: [String: String] = [:]
-            for (key, value) in zip(keys, values) { extras[key] = value }
-            attributes.extras = extras
-        }
-        return attributes
+        return AttributeSet(packed: packed)
     }
 }

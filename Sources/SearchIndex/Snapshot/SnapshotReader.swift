@@ -60,6 +60,13 @@ struct SnapshotReader {
         return String(decoding: utf8.bindMemory(to: UInt8.self), as: UTF8.self)
     }
 
+    /// The next `count` bytes, left where they lie.
+    mutating func readBytes(_ count: Int) throws(SnapshotError) -> UnsafeRawBufferPointer {
+        try need(count, "a run of bytes")
+        defer { offset += count }
+        return UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
+    }
+
     mutating func readOptionalString() throws(SnapshotError) -> String? {
         try readBool() ? try readString() : nil
     }

@@ -35,6 +35,11 @@ struct SnapshotWriter {
         if buffer.count >= chunkSize { try flush() }
     }
 
+    /// Bytes as they are, without a count.
+    mutating func write(raw bytes: UnsafeRawBufferPointer) throws {
+        try append(bytes)
+    }
+
     mutating func write<T: BitwiseCopyable>(_ value: T) throws {
         try withUnsafeBytes(of: value) { try append($0) }
     }

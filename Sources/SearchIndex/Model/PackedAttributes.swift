@@ -1,0 +1,457 @@
+/// An attribute set's fields packed into one allocation and read in place.
+///
+/// A million items held their attribute sets as a box of thirteen fields
+/// (264 bytes, mostly empty optionals) plus an allocation for every
+/// string over fifteen bytes and every list: about 660 bytes an item, a
+/// third of the engine. Packed, the same set is its bytes and one header.
+///
+/// ```
+///  contentType · title? · displayName? · contentDescription? · keywords · thumbnail?
+///  · phoneNumbers · emailAddresses · supportsPhoneCall? · rating? · relatedUniqueIdentifier?
+///  · url? · extras
+///
+///  string            varint byte count, UTF-8
+///  optional string   varint 0 for none, else byte count + 1, UTF-8
+///  list              varint count, strings
+///  optional bool     byte: 0 none, 1 false, 2 true
+///  optional integer  byte 0 none, else 1 and a zig-zag varint
+///  optional double   byte 0 none, else 1 and 8 bytes
+///  thumbnail         byte 0 none, else 1, format?, width?, height?, byteCount?, dominantColor?, caption?
+///  extras            varint count, (key, value) in key order
+/// ```
+///
+/// The encoding is canonical (extras in key order, a rating of -0 as 0),
+/// so two sets are equal exactly when their bytes are. Bytes that come
+/// from outside (a snapshot) are checked whole before a set is made of
+/// them (`validating`); a field is read by skipping those before it.
+final class PackedAttributes: ManagedBuffer<Int, UInt8> {
+    // Immutable once made: `make` writes the bytes, nothing changes them.
+
+    /// The fields in packed order.
+    enum Slot: Int {
+        case contentType, title, displayName, contentDescription, keywords, thumbnail
+        case phoneNumbers, emailAddresses, supportsPhoneCall, rating, relatedUniqueIdentifier, url, extras
+    }
+
+    static func make(_ fields: AttributeSet.Fields) -> PackedAttributes {
+        var out = PackedWriter()
+        out.string(fields.contentType)
+        out.optionalString(fields.title)
+        out.optionalString(fields.displayName)
+        out.optionalString(fields.contentDescription)
+        out.list(fields.keywords)
+        if let thumbnail = fields.thumbnail {
+            out.byte(1)
+            out.optionalString(thumbnail.format)
+            out.optionalInteger(thumbnail.width)
+            out.optionalInteger(thumbnail.height)
+            out.optionalInteger(thumbnail.byteCount)
+            out.optionalString(thumbnail.dominantColor)
+            out.optionalString(thumbnail.caption)
+        } else {
+            out.byte(0)
+        }
+        out.list(fields.phoneNumbers)
+        out.list(fields.emailAddresses)
+        out.byte(fields.supportsPhoneCall.map { $0 ? 2 : 1 } ?? 0)
+        if let rating = fields.rating {
+            out.byte(1)
+            out.double(rating == 0 ? 0 : rating)
+        } else {
+            out.byte(0)
+        }
+        out.optionalString(fields.relatedUniqueIdentifier)
+        out.optionalString(fields.url)
+        out.varint(fields.extras.count)
+        for key in fields.extras.keys.sorted() {
+            out.string(key)
+            out.string(fields.extras[key]!)
+        }
+        return out.bytes.withUnsafeBytes { make(copying: $0) }
+    }
+
+    /// A set of `bytes` from outside, or nil unless they are exactly one
+    /// packed set (every length within them, nothing left over).
+    static func validating(_ bytes: UnsafeRawBufferPointer) -> PackedAttributes? {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
+        var cursor = PackedCursor(base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        guard cursor.skipAll(), cursor.isAtEnd else { return nil }
+        return make(copying: bytes)
+    }
+
+    private static func make(copying bytes: UnsafeRawBufferPointer) -> PackedAttributes {
+        let buffer = create(minimumCapacity: bytes.count) { _ in bytes.count }
+        buffer.withUnsafeMutablePointerToElements { elements in
+            UnsafeMutableRawPointer(elements).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+        }
+        return unsafeDowncast(buffer, to: PackedAttributes.self)
+    }
+
+    /// Reads with a cursor placed at `slot`.
+    @inline(__always) func read<R>(_ slot: Slot, _ body: (inout PackedCursor) -> R) -> R {
+        withUnsafeMutablePointers { count, elements in
+            var cursor = PackedCursor(base: elements, count: count.pointee)
+            cursor.skip(upTo: slot)
+            return body(&cursor)
+        }
+    }
+
+    /// The packed bytes, for a snapshot.
+    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withUnsafeMutablePointers { count, elements in
+            try body(UnsafeRawBufferPointer(start: elements, count: count.pointee))
+        }
+    }
+
+    var fields: AttributeSet.Fields {
+        read(.contentType) { cursor in
+            var fields = AttributeSet.Fields(contentType: cursor.string())
+            fields.title = cursor.optionalString()
+            fields.displayName = cursor.optionalString()
+            fields.contentDescription = cursor.optionalString()
+            fields.keywords = cursor.list()
+            fields.thumbnail = cursor.thumbnail()
+            fields.phoneNumbers = cursor.list()
+            fields.emailAddresses = cursor.list()
+            fields.supportsPhoneCall = cursor.optionalBool()
+            fields.rating = cursor.optionalDouble()
+            fields.relatedUniqueIdentifier = cursor.optionalString()
+            fields.url = cursor.optionalString()
+            fields.extras = cursor.extras()
+            return fields
+        }
+    }
+
+    /// Every searchable text in `FieldText` order, as UTF-8 in place
+    /// (indexing tokenises them without making a string of each).
+    func forEachSearchableText(_ body: (Field, UnsafeBufferPointer<UInt8>) -> Void) {
+        withUnsafeMutablePointers { count, elements in
+            func cursor(at slot: Slot) -> PackedCursor {
+                var cursor = PackedCursor(base: elements, count: count.pointee)
+                cursor.skip(upTo: slot)
+                return cursor
+            }
+            var titles = cursor(at: .title)
+            if let title = titles.optionalUTF8() { body(.title, title) }
+            if let name = titles.optionalUTF8() { body(.title, name) }
+            var keywords = cursor(at: .keywords)
+            keywords.forEachListUTF8 { body(.keywords, $0) }
+            var emails = cursor(at: .emailAddresses)
+            emails.forEachListUTF8 { body(.other, $0) }
+            var phones = cursor(at: .phoneNumbers)
+            phones.forEachListUTF8 { body(.other, $0) }
+            var thumbnail = cursor(at: .thumbnail)
+            if let caption = thumbnail.captionUTF8() { body(.other, caption) }
+            var extras = cursor(at: .extras)
+            extras.forEachExtraValueUTF8 { body(.other, $0) }
+            var description = cursor(at: .contentDescription)
+            if let text = description.optionalUTF8() { body(.contentDescription, text) }
+        }
+    }
+
+    static func == (a: PackedAttributes, b: PackedAttributes) -> Bool {
+        a === b || a.withBytes { x in b.withBytes { y in x.count == y.count && x.elementsEqual(y) } }
+    }
+}
+
+/// Appends fields in the packed form.
+struct PackedWriter {
+    var bytes: [UInt8] = []
+
+    init() {
+        bytes.reserveCapacity(256)
+    }
+
+    mutating func byte(_ value: UInt8) { bytes.append(value) }
+
+    mutating func varint(_ value: Int) { unsignedVarint(UInt64(value)) }
+
+    mutating func unsignedVarint(_ value: UInt64) {
+        var rest = value
+        while rest >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+
+    mutating func string(_ value: String) {
+        var value = value
+        value.withUTF8 { utf8 in
+            varint(utf8.count)
+            bytes.append(contentsOf: utf8)
+        }
+    }
+
+    mutating func optionalString(_ value: String?) {
+        guard var value else { return byte(0) }
+        value.withUTF8 { utf8 in
+            varint(utf8.count + 1)
+            bytes.append(contentsOf: utf8)
+        }
+    }
+
+    mutating func list(_ values: [String]) {
+        varint(values.count)
+        for value in values { string(value) }
+    }
+
+    mutating func optionalInteger(_ value: Int?) {
+        guard let value else { return byte(0) }
+        byte(1)
+        let wide = Int64(value)
+        unsignedVarint(UInt64(bitPattern: wide << 1 ^ wide >> 63))
+    }
+
+    mutating func double(_ value: Double) {
+        withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+}
+
+/// Reads packed fields in order. Every read checks its bounds and stops
+/// the process on a violation: a set is only ever made of bytes that
+/// `make` wrote or that `skipAll` walked whole first.
+struct PackedCursor {
+    private let base: UnsafePointer<UInt8>
+    private let count: Int
+    private var offset = 0
+
+    init(base: UnsafePointer<UInt8>, count: Int) {
+        self.base = base
+        self.count = count
+    }
+
+    var isAtEnd: Bool { offset == count }
+
+    // MARK: Checked steps (nil when the bytes run out or a value is malformed)
+
+    private mutating func nextByte() -> UInt8? {
+        guard offset < count else { return nil }
+        defer { offset += 1 }
+        return base[offset]
+    }
+
+    private mutating func nextVarint() -> UInt64? {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while let byte = nextByte() {
+            guard shift < 64 else { return nil }
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+        return nil
+    }
+
+    private mutating func nextLength() -> Int? {
+        guard let length = nextVarint(), length <= UInt64(count - offset) else { return nil }
+        return Int(length)
+    }
+
+    private mutating func skipBytes(_ length: Int) -> Bool {
+        guard length <= count - offset else { return false }
+        offset += length
+        return true
+    }
+
+    private mutating func skipString() -> Bool {
+        guard let length = nextLength() else { return false }
+        return skipBytes(length)
+    }
+
+    private mutating func skipOptionalString() -> Bool {
+        guard let tagged = nextVarint() else { return false }
+        guard tagged > 0 else { return true }
+        return tagged - 1 <= UInt64(count - offset) && skipBytes(Int(tagged - 1))
+    }
+
+    private mutating func skipList() -> Bool {
+        guard let items = nextVarint(), items <= UInt64(count - offset) else { return false }
+        for _ in 0..<items where !skipString() { return false }
+        return true
+    }
+
+    private mutating func skipOptionalInteger() -> Bool {
+        switch nextByte() {
+        case 0: return true
+        case 1: return nextVarint() != nil
+        default: return false
+        }
+    }
+
+    private mutating func skipThumbnail() -> Bool {
+        switch nextByte() {
+        case 0: return true
+        case 1:
+            return skipOptionalString() && skipOptionalInteger() && skipOptionalInteger() && skipOptionalInteger()
+                && skipOptionalString() && skipOptionalString()
+        default: return false
+        }
+    }
+
+    private mutating func skip(_ slot: PackedAttributes.Slot) -> Bool {
+        switch slot {
+        case .contentType: return skipString()
+        case .title, .displayName, .contentDescription, .relatedUniqueIdentifier, .url: return skipOptionalString()
+        case .keywords, .phoneNumbers, .emailAddresses: return skipList()
+        case .thumbnail: return skipThumbnail()
+        case .supportsPhoneCall:
+            guard let byte = nextByte() else { return false }
+            return byte <= 2
+        case .rating:
+            switch nextByte() {
+            case 0: return true
+            case 1: return skipBytes(8)
+            default: return false
+            }
+        case .extras:
+            guard let pairs = nextVarint(), pairs <= UInt64(count - offset) else { return false }
+            for _ in 0..<pairs where !(skipString() && skipString()) { return false }
+            return true
+        }
+    }
+
+    /// Walks every field; false if the bytes are not a packed set.
+    mutating func skipAll() -> Bool {
+        var slot = 0
+        while let field = PackedAttributes.Slot(rawValue: slot) {
+            guard skip(field) else { return false }
+            slot += 1
+        }
+        return true
+    }
+
+    mutating func skip(upTo slot: PackedAttributes.Slot) {
+        for index in 0..<slot.rawValue {
+            guard skip(PackedAttributes.Slot(rawValue: index)!) else { Self.damaged() }
+        }
+    }
+
+    private static func damaged() -> Never {
+        preconditionFailure("packed attributes are damaged (they are checked whole when made)")
+    }
+
+    // MARK: Values
+
+    private mutating func utf8(_ length: Int) -> String {
+        guard length <= count - offset else { Self.damaged() }
+        defer { offset += length }
+        return String(decoding: UnsafeBufferPointer(start: base + offset, count: length), as: UTF8.self)
+    }
+
+    mutating func string() -> String {
+        guard let length = nextLength() else { Self.damaged() }
+        return utf8(length)
+    }
+
+    mutating func optionalString() -> String? {
+        guard let tagged = nextVarint() else { Self.damaged() }
+        return tagged == 0 ? nil : utf8(Int(tagged - 1))
+    }
+
+    /// The next optional string's UTF-8 bytes, in place (nil for none).
+    mutating func optionalUTF8() -> UnsafeBufferPointer<UInt8>? {
+        guard let tagged = nextVarint(), tagged <= UInt64(count - offset) + 1 else { Self.damaged() }
+        guard tagged > 0 else { return nil }
+        defer { offset += Int(tagged - 1) }
+        return UnsafeBufferPointer(start: base + offset, count: Int(tagged - 1))
+    }
+
+    /// The next string's UTF-8 bytes, in place.
+    mutating func utf8() -> UnsafeBufferPointer<UInt8> {
+        guard let length = nextLength() else { Self.damaged() }
+        defer { offset += length }
+        return UnsafeBufferPointer(start: base + offset, count: length)
+    }
+
+    mutating func forEachListUTF8(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        guard let items = nextVarint() else { Self.damaged() }
+        for _ in 0..<items { body(utf8()) }
+    }
+
+    /// A thumbnail's caption in place (nil without a thumbnail or caption).
+    mutating func captionUTF8() -> UnsafeBufferPointer<UInt8>? {
+        switch nextByte() {
+        case 0: return nil
+        case 1:
+            _ = optionalUTF8()
+            _ = optionalInteger()
+            _ = optionalInteger()
+            _ = optionalInteger()
+            _ = optionalUTF8()
+            return optionalUTF8()
+        default: Self.damaged()
+        }
+    }
+
+    /// The extras' values in place, in key order.
+    mutating func forEachExtraValueUTF8(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        guard let pairs = nextVarint() else { Self.damaged() }
+        for _ in 0..<pairs {
+            _ = utf8()
+            body(utf8())
+        }
+    }
+
+    mutating func list() -> [String] {
+        guard let items = nextVarint() else { Self.damaged() }
+        guard items > 0 else { return [] }
+        var values: [String] = []
+        values.reserveCapacity(Int(items))
+        for _ in 0..<items { values.append(string()) }
+        return values
+    }
+
+    mutating func optionalInteger() -> Int? {
+        switch nextByte() {
+        case 0: return nil
+        case 1:
+            guard let zigzag = nextVarint() else { Self.damaged() }
+            return Int(truncatingIfNeeded: Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1))
+        default: Self.damaged()
+        }
+    }
+
+    mutating func thumbnail() -> Thumbnail? {
+        switch nextByte() {
+        case 0: return nil
+        case 1:
+            return Thumbnail(
+                format: optionalString(), width: optionalInteger(), height: optionalInteger(),
+                byteCount: optionalInteger(), dominantColor: optionalString(), caption: optionalString())
+        default: Self.damaged()
+        }
+    }
+
+    mutating func optionalBool() -> Bool? {
+        switch nextByte() {
+        case 0: return nil
+        case 1: return false
+        case 2: return true
+        default: Self.damaged()
+        }
+    }
+
+    mutating func optionalDouble() -> Double? {
+        switch nextByte() {
+        case 0: return nil
+        case 1:
+            guard 8 <= count - offset else { Self.damaged() }
+            defer { offset += 8 }
+            return Double(bitPattern: UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)))
+        default: Self.damaged()
+        }
+    }
+
+    mutating func extras() -> [String: String] {
+        guard let pairs = nextVarint() else { Self.damaged() }
+        guard pairs > 0 else { return [:] }
+        var extras: [String: String] = [:]
+        extras.reserveCapacity(Int(pairs))
+        for _ in 0..<pairs {
+            let key = string()
+            extras[key] = string()
+        }
+        return extras
+    }
+}

@@ -1,0 +1,96 @@
+import TestSupport
+import Testing
+@testable import SearchIndex
+
+/// An attribute set lives packed (`PackedAttributes`): every field must
+/// come back as it went in, bytes from a snapshot must be refused unless
+/// they are one whole set, and indexing's walk over the bytes must see the
+/// texts the getters give.
+@Suite struct PackedAttributesTests {
+    /// Strings that cross the encoding's edges: empty, one byte, 127 and
+    /// 128 bytes (a one- and a two-byte length), multi-byte scalars.
+    static let samples = ["", "a", String(repeating: "x", count: 127), String(repeating: "y", count: 128),
+                          "Zoë", "北极光", "brent.reid@example.com", "+1 (555) 010-2345", "\r\n", "🙂 emoji"]
+    static let integers = [0, 1, -1, 63, 64, -64, -65, 127, 128, 300, Int.max, Int.min]
+
+    static func randomFields(_ random: inout SeededGenerator) -> AttributeSet.Fields {
+        func string() -> String { samples.randomElement(using: &random)! + String(random.next() % 1000) }
+        func maybe<T>(_ make: () -> T) -> T? { Bool.random(using: &random) ? make() : nil }
+        func strings() -> [String] { (0..<Int(random.next() % 4)).map { _ in string() } }
+        var fields = AttributeSet.Fields(contentType: string())
+        fields.title = maybe(string)
+        fields.displayName = maybe(string)
+        fields.contentDescription = maybe(string)
+        fields.keywords = strings()
+        fields.thumbnail = maybe {
+            Thumbnail(format: maybe(string), width: maybe { integers.randomElement(using: &random)! },
+                      height: maybe { integers.randomElement(using: &random)! },
+                      byteCount: maybe { integers.randomElement(using: &random)! },
+                      dominantColor: maybe(string), caption: maybe(string))
+        }
+        fields.phoneNumbers = strings()
+        fields.emailAddresses = strings()
+        fields.supportsPhoneCall = maybe { Bool.random(using: &random) }
+        fields.rating = maybe { [0.5, 4.25, -3, 1e300, .infinity][Int(random.next() % 5)] }
+        fields.relatedUniqueIdentifier = maybe(string)
+        fields.url = maybe(string)
+        fields.extras = Dictionary(strings().map { ($0, string()) }, uniquingKeysWith: { a, _ in a })
+        return fields
+    }
+
+    @Test func everyFieldComesBackAsItWentIn() {
+        var random = SeededGenerator(seed: 11)
+        for _ in 0..<500 {
+            let fields = Self.randomFields(&random)
+            let set = AttributeSet(fields)
+            #expect(set.fields == fields)
+            #expect(set.contentType == fields.contentType)
+            #expect(set.title == fields.title && set.displayName == fields.displayName)
+            #expect(set.contentDescription == fields.contentDescription && set.keywords == fields.keywords)
+            #expect(set.thumbnail == fields.thumbnail && set.phoneNumbers == fields.phoneNumbers)
+            #expect(set.emailAddresses == fields.emailAddresses && set.supportsPhoneCall == fields.supportsPhoneCall)
+            #expect(set.rating == fields.rating && set.relatedUniqueIdentifier == fields.relatedUniqueIdentifier)
+            #expect(set.url == fields.url && set.extras == fields.extras)
+            #expect(set.shownTitle == fields.title ?? fields.displayName ?? "")
+            // Equal content packed twice: equal sets with equal hashes.
+            #expect(AttributeSet(fields) == set && AttributeSet(fields).hashValue == set.hashValue)
+        }
+    }
+
+    @Test func aRatingOfMinusZeroIsStoredAsZero() {
+        var fields = AttributeSet.Fields()
+        fields.rating = -0.0
+        var positive = fields
+        positive.rating = 0
+        #expect(AttributeSet(fields) == AttributeSet(positive))
+        #expect(AttributeSet(fields).rating == 0)
+    }
+
+    @Test func bytesFromOutsideMustBeOneWholeSet() {
+        var random = SeededGenerator(seed: 12)
+        for _ in 0..<50 {
+            let set = AttributeSet(Self.randomFields(&random))
+            let bytes = set.packed.withBytes { Array($0) }
+            #expect(bytes.withUnsafeBytes { PackedAttributes.validating($0) }.map { AttributeSet(packed: $0) } == set)
+            for cut in 0..<bytes.count {
+                #expect(bytes[..<cut].withUnsafeBytes { PackedAttributes.validating($0) } == nil)
+            }
+            #expect((bytes + [0]).withUnsafeBytes { PackedAttributes.validating($0) } == nil)
+        }
+        // A length running past the end, a flag out of range.
+        #expect([UInt8]([5, 0x61]).withUnsafeBytes { PackedAttributes.validating($0) } == nil)
+        var flag = AttributeSet(AttributeSet.Fields()).packed.withBytes { Array($0) }
+        flag[flag.count - 5] = 7 // the supportsPhoneCall byte: none, false or true only
+        #expect(flag.withUnsafeBytes { PackedAttributes.validating($0) } == nil)
+    }
+
+    @Test func indexingReadsTheTextsTheGettersGive() {
+        var random = SeededGenerator(seed: 13)
+        for _ in 0..<300 {
+            let set = AttributeSet(Self.randomFields(&random))
+            var walked: [String] = []
+            set.packed.forEachSearchableText { field, utf8 in walked.append("\(field) \(String(decoding: utf8, as: UTF8.self))") }
+            #expect(walked == FieldText.texts(of: set).map { "\($0.0) \($0.1)" })
+        }
+    }
+}
