@@ -6,9 +6,12 @@ public struct SearchableItem: Codable, Sendable, Hashable {
     public var uniqueIdentifier: String
     /// Groups items for batch deletion; hierarchical on `.`.
     public var domainIdentifier: String?
+    // The set before the date, so the date's flag and the visibility share
+    // a word: 50 bytes instead of 57, and a record 56 instead of 72 (a
+    // million-entry record table has two million buckets).
+    public var attributeSet: AttributeSet
     /// Unlike Core Spotlight's one-month default, an item without one never expires.
     public var expirationDate: Date?
-    public var attributeSet: AttributeSet
     public var visibility: Visibility
 
     public init(
@@ -33,6 +36,16 @@ public struct SearchableItem: Codable, Sendable, Hashable {
         expirationDate = try c.decodeIfPresent(Date.self, forKey: .expirationDate)
         attributeSet = try c.decode(AttributeSet.self, forKey: .attributeSet)
         visibility = try c.decodeIfPresent(Visibility.self, forKey: .visibility) ?? .private
+    }
+
+    // Keys in their documented order, whatever the layout's.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(uniqueIdentifier, forKey: .uniqueIdentifier)
+        try c.encodeIfPresent(domainIdentifier, forKey: .domainIdentifier)
+        try c.encodeIfPresent(expirationDate, forKey: .expirationDate)
+        try c.encode(attributeSet, forKey: .attributeSet)
+        try c.encode(visibility, forKey: .visibility)
     }
 
     /// Whether the item is gone at `now`.
