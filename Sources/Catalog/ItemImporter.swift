@@ -60,7 +60,12 @@ public enum ItemImporter {
         into items: inout [SearchableItem]
     ) throws {
         let decoded = try ParallelWork.map(lines[...], minimum: 64) {
-            { try item(ifAnyFrom: buffer[$0.bytes], line: $0.line, file: file, domain: domain) }
+            var domains = StringInterner()
+            return { line in
+                var read = try item(ifAnyFrom: buffer[line.bytes], line: line.line, file: file, domain: domain)
+                if let domain = read?.domainIdentifier { read?.domainIdentifier = domains.intern(domain) }
+                return read
+            }
         }
         for case let item? in decoded { items.append(item) }
     }
@@ -90,8 +95,11 @@ public enum ItemImporter {
 
     /// Items from bytes; `file` names them in errors.
     public static func items(from bytes: [UInt8], file: String, domain: String? = nil) throws -> [SearchableItem] {
-        try JSONDocumentReader.elements(of: bytes, file: file).map {
-            try item(from: $0.bytes, line: $0.line, file: file, domain: domain)
+        var domains = StringInterner()
+        return try JSONDocumentReader.elements(of: bytes, file: file).map {
+            var read = try item(from: $0.bytes, line: $0.line, file: file, domain: domain)
+            read.domainIdentifier = domains.intern(read.domainIdentifier)
+            return read
         }
     }
 

@@ -122,10 +122,13 @@ public final class IndexStore: Sendable {
         try ParallelWork.map(rows[...], minimum: 4_096) {
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .iso8601
+            var domains = StringInterner()
             return { row in
                 var body = row.body
                 let plain = body.withUTF8(SearchableItem.init(plainJSON:))
-                return IndexRecord(source: row.source, item: try plain ?? decoder.decode(SearchableItem.self, from: Data(body.utf8)))
+                var item = try plain ?? decoder.decode(SearchableItem.self, from: Data(body.utf8))
+                item.domainIdentifier = domains.intern(item.domainIdentifier)
+                return IndexRecord(source: row.source, item: item)
             }
         }
     }

@@ -24,7 +24,7 @@ extension SnapshotWriter {
 extension SnapshotReader {
     mutating func readItem() throws(SnapshotError) -> SearchableItem {
         let identifier = try readString()
-        let domain = try readOptionalString()
+        let domain = try readRepeatedOptionalString()
         let expiry = try readOptional(Double.self).map(Date.init(timeIntervalSinceReferenceDate:))
         let visibility = try readVisibility()
         return SearchableItem(

@@ -4,6 +4,9 @@
 struct SnapshotReader {
     private let bytes: UnsafeRawBufferPointer
     private(set) var offset = 0
+    /// Strings read by `readRepeatedOptionalString`, handed back again when
+    /// the same bytes come (a few domains name a million items).
+    private var recentStrings: [String] = []
     /// Told how many leading bytes will not be read again (see `releaseConsumed()`).
     private let release: ((Int) -> Void)?
 
@@ -65,6 +68,27 @@ struct SnapshotReader {
         try need(count, "a run of bytes")
         defer { offset += count }
         return UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
+    }
+
+    /// `readOptionalString` for a value that repeats (a domain): when its
+    /// bytes are those of a string read lately, that string is shared
+    /// instead of a new one made.
+    mutating func readRepeatedOptionalString() throws(SnapshotError) -> String? {
+        guard try readBool() else { return nil }
+        let count = Int(try read(UInt32.self))
+        let utf8 = try readBytes(count)
+        for string in recentStrings {
+            var known = string
+            if known.withUTF8({ $0.count == count && $0.elementsEqual(utf8) }) {
+                return string
+            }
+        }
+        let string = String(decoding: utf8.bindMemory(to: UInt8.self), as: UTF8.self)
+        if count > 15 {
+            if recentStrings.count == 8 { recentStrings.removeFirst() }
+            recentStrings.append(string)
+        }
+        return string
     }
 
     mutating func readOptionalString() throws(SnapshotError) -> String? {
