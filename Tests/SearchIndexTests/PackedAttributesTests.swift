@@ -71,7 +71,11 @@ import Testing
         for _ in 0..<50 {
             let set = AttributeSet(Self.randomFields(&random))
             let bytes = set.packed.withBytes { Array($0) }
-            #expect(bytes.withUnsafeBytes { PackedAttributes.validating($0) }.map { AttributeSet(packed: $0) } == set)
+            let validated = bytes.withUnsafeBytes { PackedAttributes.validating($0) }.map { AttributeSet(packed: $0) }
+            #expect(validated == set)
+            // Read field by field too: the fields after the lists start from
+            // the tail offset the check found.
+            #expect(validated?.fields == set.fields && validated?.url == set.url && validated?.extras == set.extras)
             for cut in 0..<bytes.count {
                 #expect(bytes[..<cut].withUnsafeBytes { PackedAttributes.validating($0) } == nil)
             }

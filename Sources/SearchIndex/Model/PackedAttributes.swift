@@ -24,8 +24,16 @@
 /// so two sets are equal exactly when their bytes are. Bytes that come
 /// from outside (a snapshot) are checked whole before a set is made of
 /// them (`validating`); a field is read by skipping those before it.
-final class PackedAttributes: ManagedBuffer<Int, UInt8> {
+final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
     // Immutable once made: `make` writes the bytes, nothing changes them.
+
+    /// The byte count, and where `supportsPhoneCall` starts: the fields
+    /// after the lists (the URL and related identifier that indexing reads
+    /// for every item, the extras) are reached without skipping the lists.
+    struct Header {
+        var count: Int
+        var tail: Int
+    }
 
     /// The fields in packed order.
     enum Slot: Int {
@@ -53,6 +61,7 @@ final class PackedAttributes: ManagedBuffer<Int, UInt8> {
         }
         out.list(fields.phoneNumbers)
         out.list(fields.emailAddresses)
+        let tail = out.bytes.count
         out.byte(fields.supportsPhoneCall.map { $0 ? 2 : 1 } ?? 0)
         if let rating = fields.rating {
             out.byte(1)
@@ -67,7 +76,7 @@ final class PackedAttributes: ManagedBuffer<Int, UInt8> {
             out.string(key)
             out.string(fields.extras[key]!)
         }
-        return out.bytes.withUnsafeBytes { make(copying: $0) }
+        return out.bytes.withUnsafeBytes { make(copying: $0, tail: tail) }
     }
 
     /// A set of `bytes` from outside, or nil unless they are exactly one
@@ -75,12 +84,12 @@ final class PackedAttributes: ManagedBuffer<Int, UInt8> {
     static func validating(_ bytes: UnsafeRawBufferPointer) -> PackedAttributes? {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
         var cursor = PackedCursor(base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
-        guard cursor.skipAll(), cursor.isAtEnd else { return nil }
-        return make(copying: bytes)
+        guard let tail = cursor.skipAll(), cursor.isAtEnd else { return nil }
+        return make(copying: bytes, tail: tail)
     }
 
-    private static func make(copying bytes: UnsafeRawBufferPointer) -> PackedAttributes {
-        let buffer = create(minimumCapacity: bytes.count) { _ in bytes.count }
+    private static func make(copying bytes: UnsafeRawBufferPointer, tail: Int) -> PackedAttributes {
+        let buffer = create(minimumCapacity: bytes.count) { _ in Header(count: bytes.count, tail: tail) }
         buffer.withUnsafeMutablePointerToElements { elements in
             UnsafeMutableRawPointer(elements).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
         }
@@ -89,17 +98,16 @@ final class PackedAttributes: ManagedBuffer<Int, UInt8> {
 
     /// Reads with a cursor placed at `slot`.
     @inline(__always) func read<R>(_ slot: Slot, _ body: (inout PackedCursor) -> R) -> R {
-        withUnsafeMutablePointers { count, elements in
-            var cursor = PackedCursor(base: elements, count: count.pointee)
-            cursor.skip(upTo: slot)
+        withUnsafeMutablePointers { header, elements in
+            var cursor = PackedCursor(at: slot, in: elements, header: header.pointee)
             return body(&cursor)
         }
     }
 
     /// The packed bytes, for a snapshot.
     func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try withUnsafeMutablePointers { count, elements in
-            try body(UnsafeRawBufferPointer(start: elements, count: count.pointee))
+        try withUnsafeMutablePointers { header, elements in
+            try body(UnsafeRawBufferPointer(start: elements, count: header.pointee.count))
         }
     }
 
@@ -125,11 +133,9 @@ final class PackedAttributes: ManagedBuffer<Int, UInt8> {
     /// Every searchable text in `FieldText` order, as UTF-8 in place
     /// (indexing tokenises them without making a string of each).
     func forEachSearchableText(_ body: (Field, UnsafeBufferPointer<UInt8>) -> Void) {
-        withUnsafeMutablePointers { count, elements in
+        withUnsafeMutablePointers { header, elements in
             func cursor(at slot: Slot) -> PackedCursor {
-                var cursor = PackedCursor(base: elements, count: count.pointee)
-                cursor.skip(upTo: slot)
-                return cursor
+                PackedCursor(at: slot, in: elements, header: header.pointee)
             }
             var titles = cursor(at: .title)
             if let title = titles.optionalUTF8() { body(.title, title) }
@@ -219,6 +225,20 @@ struct PackedCursor {
     init(base: UnsafePointer<UInt8>, count: Int) {
         self.base = base
         self.count = count
+    }
+
+    /// A cursor at `slot` of a made set: from its start, or from its tail
+    /// for the fields after the lists.
+    init(at slot: PackedAttributes.Slot, in base: UnsafePointer<UInt8>, header: PackedAttributes.Header) {
+        self.init(base: base, count: header.count)
+        var from = PackedAttributes.Slot.contentType
+        if slot.rawValue >= PackedAttributes.Slot.supportsPhoneCall.rawValue {
+            offset = header.tail
+            from = .supportsPhoneCall
+        }
+        for index in from.rawValue..<slot.rawValue {
+            guard skip(PackedAttributes.Slot(rawValue: index)!) else { Self.damaged() }
+        }
     }
 
     var isAtEnd: Bool { offset == count }
@@ -311,20 +331,17 @@ struct PackedCursor {
         }
     }
 
-    /// Walks every field; false if the bytes are not a packed set.
-    mutating func skipAll() -> Bool {
+    /// Walks every field; nil if the bytes are not a packed set, else the
+    /// offset of the tail (`Header.tail`).
+    mutating func skipAll() -> Int? {
         var slot = 0
+        var tail = 0
         while let field = PackedAttributes.Slot(rawValue: slot) {
-            guard skip(field) else { return false }
+            if field == .supportsPhoneCall { tail = offset }
+            guard skip(field) else { return nil }
             slot += 1
         }
-        return true
-    }
-
-    mutating func skip(upTo slot: PackedAttributes.Slot) {
-        for index in 0..<slot.rawValue {
-            guard skip(PackedAttributes.Slot(rawValue: index)!) else { Self.damaged() }
-        }
+        return tail
     }
 
     private static func damaged() -> Never {
