@@ -383,7 +383,7 @@ extension SearchEngine {
             // Fields read in place: a copy of the whole record cost a
             // retain and release of each of its strings.
             identifier = records[position].item.uniqueIdentifier
-            title = records[position].item.attributeSet.shownTitle
+            title = "" // read from the attribute set when asked
             contentType = records[position].item.attributeSet.contentType
             domain = records[position].item.domainIdentifier
             expiry = records[position].item.expirationDate
