@@ -283,27 +283,13 @@ extension SearchEngine {
             }
         }
         input.releaseConsumed()
-        records.reserveCapacity(SnapshotReader.growingCapacity(loadedRecords.count))
-        // Moved out one by one (the array is the only owner): no copies.
-        // The merge by URL follows from the records: noted on the way,
-        // while each record is at hand (a pass over the table afterwards
-        // copied every record, a tenth of a cold start).
-        while let record = loadedRecords.popLast() {
-            let id = record.item.uniqueIdentifier
-            if let url = record.item.attributeSet.url {
-                switch record.source {
-                case .item: itemsByURL[url, default: []].insert(id)
-                case .web: webByURL[url, default: []].insert(id)
-                case .activity: break
-                }
-            }
-            guard records.updateValue(record, forKey: id) == nil else {
-                throw SnapshotError(.malformed, "two records are \(id)")
-            }
-        }
-        // Popped empty, its storage (a place for every record) would stay
-        // to the end of the load: 81 MB at a million items.
-        loadedRecords = []
+        // The record table (a million records moved in, the URL maps noted)
+        // is built on another thread while this one builds the identifier
+        // → slot map and reads the trie and the token arena: one after the
+        // other, they were half of a cold start at a million items.
+        let handOver = RecordHandOver(records: loadedRecords)
+        loadedRecords = [] // the hand-over holds the only reference: moved, not copied
+        let recordTable = Background { Self.recordTable(from: handOver) }
         // Two fields read in place: a copy of each document (a dozen
         // strings and arrays retained, then released) was a tenth of a cold start.
         var index = [String: UInt32](minimumCapacity: SnapshotReader.growingCapacity(documents.count))
@@ -338,6 +324,10 @@ extension SearchEngine {
             heads: try arenaColumn(), nodes: try arenaColumn(), fields: try arenaColumn(),
             places: try arenaColumn(), starts: try arenaColumn(), counts: try arenaColumn())
 
+        let table = recordTable.value()
+        if let duplicate = table.duplicate { throw SnapshotError(.malformed, "two records are \(duplicate)") }
+        (records, itemsByURL, webByURL) = (table.records, table.itemsByURL, table.webByURL)
+
         var tables: [[Int32: [TopEntry]]] = []
         for _ in 0..<2 {
             var table: [Int32: [TopEntry]] = [:]
@@ -365,6 +355,49 @@ extension SearchEngine {
         for (id, activity) in activities {
             if let related = activity.relatedUniqueIdentifier { activitiesByItem[related, default: []].insert(id) }
         }
+    }
+
+    /// Records on their way to another thread, which takes them out one
+    /// by one (the only reference, so nothing is copied).
+    private final class RecordHandOver: @unchecked Sendable {
+        // Touched by one thread at a time: the loader until it starts the
+        // work, then only the work.
+        var records: [IndexRecord]
+        init(records: [IndexRecord]) { self.records = records }
+    }
+
+    private struct RecordTable: Sendable {
+        var records: [String: IndexRecord] = [:]
+        var itemsByURL: [String: Set<String>] = [:]
+        var webByURL: [String: Set<String>] = [:]
+        /// An identifier two records share (the snapshot is refused).
+        var duplicate: String?
+    }
+
+    /// The record table and the merge maps by URL that follow from the
+    /// records, noted while each record is at hand (a pass over the table
+    /// afterwards copied every record, a tenth of a cold start).
+    private static func recordTable(from handOver: RecordHandOver) -> RecordTable {
+        var table = RecordTable()
+        table.records.reserveCapacity(SnapshotReader.growingCapacity(handOver.records.count))
+        while let record = handOver.records.popLast() {
+            let id = record.item.uniqueIdentifier
+            if let url = record.item.attributeSet.url {
+                switch record.source {
+                case .item: table.itemsByURL[url, default: []].insert(id)
+                case .web: table.webByURL[url, default: []].insert(id)
+                case .activity: break
+                }
+            }
+            guard table.records.updateValue(record, forKey: id) == nil else {
+                table.duplicate = id
+                break
+            }
+        }
+        // Popped empty, its storage (a place for every record) would stay
+        // to the end of the load: 81 MB at a million items.
+        handOver.records = []
+        return table
     }
 
     private static func readDocument(
