@@ -82,9 +82,10 @@ enum SnapshotFile {
         // The file's pages count in this process's memory while mapped, and
         // a whole file resident beside the structures built from it made a
         // cold start's peak the file's size larger (2.8 GB at a million
-        // items). Pages are dropped once read for the last time: the
-        // checksum's behind it, the load's as each section is built (they
-        // come back from the page cache if touched again: nothing is lost).
+        // items). Pages are dropped once read for the last time: all of
+        // them after the checksum (nothing else is held yet), then the
+        // load's as each section is built (they come back from the page
+        // cache if touched again: nothing is lost).
         var dropped = 0
         func drop(before end: Int) {
             let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
@@ -110,12 +111,7 @@ enum SnapshotFile {
             return .failure(.damaged("its length does not match the file"))
         }
         let payloadStart = offset - payload.count
-        var checksum = SnapshotChecksum()
-        let piece = 32 << 20
-        for start in stride(from: 0, to: payload.count, by: piece) {
-            checksum.update(UnsafeRawBufferPointer(rebasing: payload[start..<min(payload.count, start + piece)]))
-            drop(before: payloadStart + min(payload.count, start + piece))
-        }
+        let checksum = SnapshotChecksum.of(payload, workers: ParallelWork.workerCount)
         guard checksum.value == expected else { return .failure(.damaged("its checksum does not match")) }
         drop(before: size)
         dropped = 0
