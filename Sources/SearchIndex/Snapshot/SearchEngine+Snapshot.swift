@@ -51,7 +51,18 @@ extension SearchEngine {
         try out.write(fieldMapMinimumDocuments)
         try out.write(fieldMapQueryMinimumSlots)
 
-        let recordList = Array(records.values)
+        // Records in the order of the documents named as them, then the
+        // rest: a load builds each document from the record after the one
+        // before instead of one anywhere in the section.
+        var recordList: [IndexRecord] = []
+        recordList.reserveCapacity(records.count)
+        for case let document? in documents {
+            if let record = records[document.uniqueIdentifier] { recordList.append(record) }
+        }
+        for record in records.values where documentIndex[record.item.uniqueIdentifier] == nil {
+            recordList.append(record)
+        }
+        assert(recordList.count == records.count)
         try Self.writeChunked(recordList, to: &out) { record, chunk in
             try chunk.write(UInt8(Source.allCases.firstIndex(of: record.source)!))
             try chunk.write(record.item)
