@@ -19,10 +19,6 @@ public struct AttributeSet: Codable, Sendable, Hashable {
         var relatedUniqueIdentifier: String? = nil
         var url: String? = nil
         var extras: [String: String] = [:]
-
-        init(contentType: String = "public.item") {
-            self.contentType = contentType
-        }
     }
 
     /// The fields packed in one shared, immutable allocation (see
@@ -121,20 +117,11 @@ public struct AttributeSet: Codable, Sendable, Hashable {
         rating: Double? = nil, relatedUniqueIdentifier: String? = nil, url: String? = nil,
         extras: [String: String] = [:]
     ) {
-        var fields = Fields(contentType: contentType)
-        fields.title = title
-        fields.displayName = displayName
-        fields.contentDescription = contentDescription
-        fields.keywords = keywords
-        fields.thumbnail = thumbnail
-        fields.phoneNumbers = phoneNumbers
-        fields.emailAddresses = emailAddresses
-        fields.supportsPhoneCall = supportsPhoneCall
-        fields.rating = rating
-        fields.relatedUniqueIdentifier = relatedUniqueIdentifier
-        fields.url = url
-        fields.extras = extras
-        self.init(fields)
+        self.init(Fields(
+            contentType: contentType, title: title, displayName: displayName,
+            contentDescription: contentDescription, keywords: keywords, thumbnail: thumbnail,
+            phoneNumbers: phoneNumbers, emailAddresses: emailAddresses, supportsPhoneCall: supportsPhoneCall,
+            rating: rating, relatedUniqueIdentifier: relatedUniqueIdentifier, url: url, extras: extras))
     }
 
     enum CodingKeys: String, CodingKey {
@@ -183,5 +170,13 @@ public struct AttributeSet: Codable, Sendable, Hashable {
             if let title = cursor.optionalString() { return title }
             return cursor.optionalString() ?? ""
         }
+    }
+}
+
+extension AttributeSet.Fields {
+    /// No attributes but a content type (the memberwise initializer,
+    /// which names them all, stays available beside it).
+    init(contentType: String = "public.item") {
+        self.init(contentType: contentType, title: nil)
     }
 }
