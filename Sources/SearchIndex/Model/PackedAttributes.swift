@@ -21,7 +21,9 @@
 /// ```
 ///
 /// The encoding is canonical (extras in key order, a rating of -0 as 0),
-/// so two sets are equal exactly when their bytes are. Bytes that come
+/// so two sets are equal exactly when their bytes are (a title in another
+/// Unicode normalization form is another set, as its exported JSON is
+/// other bytes; `String`'s equality would call them equal). Bytes that come
 /// from outside (a snapshot) are checked whole before a set is made of
 /// them (`validating`); a field is read by skipping those before it.
 final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {

@@ -11,7 +11,7 @@ import Foundation
 ///
 /// ```
 /// header     magic · format · layout sizes · settings
-/// records    chunks · (source, item)…           items by hand (SearchableItem+Snapshot)
+/// records    chunks · (source, item)…           in document order; sets as their packed bytes
 /// activities count · JSON…                      rare: Codable is fast enough
 /// views      count · (identifier, [seconds])…
 /// documents  chunks · (kind, fields)…           kind 1: "as record n, which stands for it, says"

@@ -1,7 +1,8 @@
 import Foundation
 
 // Items are the bulk of a snapshot, so they have a hand-written layout:
-// strings as length and UTF-8, optionals behind a flag, enums as their index.
+// strings as length and UTF-8, optionals behind a flag, enums as their
+// index, the attribute set as its packed bytes (checked whole on load).
 
 extension SnapshotWriter {
     mutating func write(_ item: SearchableItem) throws {
