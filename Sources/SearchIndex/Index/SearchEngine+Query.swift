@@ -137,11 +137,13 @@ extension SearchEngine {
             }
         }
         let views = engagementScore(of: document.uniqueIdentifier, at: query.now).views
+        // Read once: a title is decoded from the packed attribute set.
+        let title = document.title
         return SearchResult(
             uniqueIdentifier: document.uniqueIdentifier, domainIdentifier: document.domainIdentifier,
-            contentType: document.contentType, title: document.title, sources: document.sources,
+            contentType: document.contentType, title: title, sources: document.sources,
             attributes: shownAttributes(of: document), visibility: document.visibility,
-            highlights: highlights(of: document.title, field: "title", terms: terms, probes: probes, evaluators: &evaluators),
+            highlights: highlights(of: title, field: "title", terms: terms, probes: probes, evaluators: &evaluators),
             explanation: Explanation(key: key, views: views, matches: termMatches))
     }
 
