@@ -87,8 +87,8 @@ enum SnapshotFile {
         // load's as each section is built (they come back from the page
         // cache if touched again: nothing is lost).
         var dropped = 0
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
         func drop(before end: Int) {
-            let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
             let limit = min(end, size) / pageSize * pageSize
             guard limit > dropped else { return }
             madvise(mapping + dropped, limit - dropped, MADV_DONTNEED)
@@ -113,8 +113,7 @@ enum SnapshotFile {
         let payloadStart = offset - payload.count
         let checksum = SnapshotChecksum.of(payload, workers: ParallelWork.workerCount)
         guard checksum.value == expected else { return .failure(.damaged("its checksum does not match")) }
-        drop(before: size)
-        dropped = 0
+        madvise(mapping, size, MADV_DONTNEED)
         do {
             return .success(try SearchEngine(snapshot: payload) { consumed in drop(before: payloadStart + consumed) })
         } catch {

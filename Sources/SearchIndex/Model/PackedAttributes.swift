@@ -113,22 +113,15 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
         }
     }
 
+    /// Every field, read in packed order (arguments are evaluated left to right).
     var fields: AttributeSet.Fields {
         read(.contentType) { cursor in
-            var fields = AttributeSet.Fields(contentType: cursor.string())
-            fields.title = cursor.optionalString()
-            fields.displayName = cursor.optionalString()
-            fields.contentDescription = cursor.optionalString()
-            fields.keywords = cursor.list()
-            fields.thumbnail = cursor.thumbnail()
-            fields.phoneNumbers = cursor.list()
-            fields.emailAddresses = cursor.list()
-            fields.supportsPhoneCall = cursor.optionalBool()
-            fields.rating = cursor.optionalDouble()
-            fields.relatedUniqueIdentifier = cursor.optionalString()
-            fields.url = cursor.optionalString()
-            fields.extras = cursor.extras()
-            return fields
+            AttributeSet.Fields(
+                contentType: cursor.string(), title: cursor.optionalString(), displayName: cursor.optionalString(),
+                contentDescription: cursor.optionalString(), keywords: cursor.list(), thumbnail: cursor.thumbnail(),
+                phoneNumbers: cursor.list(), emailAddresses: cursor.list(), supportsPhoneCall: cursor.optionalBool(),
+                rating: cursor.optionalDouble(), relatedUniqueIdentifier: cursor.optionalString(),
+                url: cursor.optionalString(), extras: cursor.extras())
         }
     }
 
@@ -184,17 +177,19 @@ struct PackedWriter {
     }
 
     mutating func string(_ value: String) {
-        var value = value
-        value.withUTF8 { utf8 in
-            varint(utf8.count)
-            bytes.append(contentsOf: utf8)
-        }
+        utf8(of: value, lengthBias: 0)
     }
 
     mutating func optionalString(_ value: String?) {
-        guard var value else { return byte(0) }
+        guard let value else { return byte(0) }
+        utf8(of: value, lengthBias: 1)
+    }
+
+    /// The string's byte count plus `lengthBias` as a varint, then its UTF-8.
+    private mutating func utf8(of value: String, lengthBias: Int) {
+        var value = value
         value.withUTF8 { utf8 in
-            varint(utf8.count + 1)
+            varint(utf8.count + lengthBias)
             bytes.append(contentsOf: utf8)
         }
     }
@@ -352,20 +347,12 @@ struct PackedCursor {
 
     // MARK: Values
 
-    private mutating func utf8(_ length: Int) -> String {
-        guard length <= count - offset else { Self.damaged() }
-        defer { offset += length }
-        return String(decoding: UnsafeBufferPointer(start: base + offset, count: length), as: UTF8.self)
-    }
-
     mutating func string() -> String {
-        guard let length = nextLength() else { Self.damaged() }
-        return utf8(length)
+        String(decoding: utf8(), as: UTF8.self)
     }
 
     mutating func optionalString() -> String? {
-        guard let tagged = nextVarint() else { Self.damaged() }
-        return tagged == 0 ? nil : utf8(Int(tagged - 1))
+        optionalUTF8().map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The next optional string's UTF-8 bytes, in place (nil for none).
