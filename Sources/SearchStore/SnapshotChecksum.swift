@@ -43,7 +43,14 @@ struct SnapshotChecksum {
     /// threads at once: the same value as one `update` with all of them.
     /// Words after the first `n` add `n` times the running sum to the
     /// weighted sum, so sums of parts started from zero combine in order.
-    static func of(_ bytes: UnsafeRawBufferPointer, workers: Int) -> SnapshotChecksum {
+    ///
+    /// `summed` is told of each stretch of bytes (a few MB) once it has been
+    /// read, from the worker that read it: a mapped file's pages can be
+    /// dropped as the sum goes, instead of the whole file counting in the
+    /// process's memory at once (its peak, at a million items).
+    static func of(
+        _ bytes: UnsafeRawBufferPointer, workers: Int, summed: (@Sendable (UnsafeRawBufferPointer) -> Void)? = nil
+    ) -> SnapshotChecksum {
         let words = bytes.count / 8
         let workers = max(1, min(workers, words / 4_096))
         var parts = [(sum: UInt64, weighted: UInt64, words: Int)](repeating: (0, 0, 0), count: workers)
@@ -52,9 +59,13 @@ struct SnapshotChecksum {
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
                 let first = words * worker / workers, end = words * (worker + 1) / workers
                 var sum: UInt64 = 0, weighted: UInt64 = 0
-                for index in first..<end {
-                    sum &+= input.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)
-                    weighted &+= sum
+                for stretch in stride(from: first, to: end, by: Self.stretchWords) {
+                    let stretchEnd = min(end, stretch + Self.stretchWords)
+                    for index in stretch..<stretchEnd {
+                        sum &+= input.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)
+                        weighted &+= sum
+                    }
+                    summed?(UnsafeRawBufferPointer(rebasing: input[(stretch * 8)..<(stretchEnd * 8)]))
                 }
                 out[worker] = (sum, weighted, end - first)
             }
@@ -67,6 +78,9 @@ struct SnapshotChecksum {
         checksum.update(UnsafeRawBufferPointer(rebasing: bytes[(words * 8)...]))
         return checksum
     }
+
+    /// Words summed between two calls of `of`'s `summed` (8 MB).
+    private static let stretchWords = 1 << 20
 
     var value: UInt64 {
         var copy = self

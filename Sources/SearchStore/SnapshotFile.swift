@@ -12,10 +12,19 @@ import SearchIndex
 /// means "rebuild from the records", never an error the user sees.
 ///
 /// ```
-/// magic "SLSNAP01" · generation (length, UTF-8) · payload length · checksum · payload
+/// magic "SLSNAP02" · generation (length, UTF-8) · zeros · payload length · checksum · payload
 /// ```
+///
+/// The zeros make the header a multiple of 16 bytes, so the payload starts
+/// as aligned as the mapping: its columns are used where they lie.
 enum SnapshotFile {
-    private static let magic = Array("SLSNAP01".utf8)
+    private static let magic = Array("SLSNAP02".utf8)
+
+    /// Zeros after a generation of `count` bytes.
+    private static func padding(afterGeneration count: Int) -> Int {
+        let header = magic.count + 4 + count + 16
+        return (16 - header % 16) % 16
+    }
 
     /// Where the snapshot of the store at `storePath` lives.
     static func path(forStore storePath: String) -> String { storePath + ".snapshot" }
@@ -35,6 +44,7 @@ enum SnapshotFile {
         let generationBytes = Array(generation.utf8)
         withUnsafeBytes(of: UInt32(generationBytes.count).littleEndian) { header.append(contentsOf: $0) }
         header.append(contentsOf: generationBytes)
+        header.append(contentsOf: [UInt8](repeating: 0, count: padding(afterGeneration: generationBytes.count)))
         let lengthOffset = header.count
         header.append(contentsOf: [UInt8](repeating: 0, count: 16))
         try header.withUnsafeBytes { try writeAll(descriptor, $0, path: temporary) }
@@ -77,7 +87,8 @@ enum SnapshotFile {
         guard let mapping = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED else {
             return .failure(.damaged("cannot be mapped"))
         }
-        defer { munmap(mapping, size) }
+        // Unmapped when the last column borrowed from it goes (at once, when none is).
+        let owner = Mapping(start: mapping, size: size)
         let bytes = UnsafeRawBufferPointer(start: mapping, count: size)
         // The file's pages count in this process's memory while mapped, and
         // a whole file resident beside the structures built from it made a
@@ -103,6 +114,7 @@ enum SnapshotFile {
         guard let head = take(magic.count), Array(head) == magic,
               let generationLength = take(4).map({ UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self)) }),
               let savedGeneration = take(Int(generationLength)).map({ String(decoding: $0, as: UTF8.self) }),
+              take(padding(afterGeneration: Int(generationLength))) != nil,
               let length = take(8).map({ UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }),
               let expected = take(8).map({ UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) })
         else { return .failure(.damaged("the header is cut short")) }
@@ -111,15 +123,37 @@ enum SnapshotFile {
             return .failure(.damaged("its length does not match the file"))
         }
         let payloadStart = offset - payload.count
-        let checksum = SnapshotChecksum.of(payload, workers: ParallelWork.workerCount)
+        let checksum = SnapshotChecksum.of(payload, workers: ParallelWork.workerCount) { stretch in
+            // The whole pages inside the stretch (its edges' pages go with the whole mapping's below).
+            let start = (Int(bitPattern: stretch.baseAddress!) + pageSize - 1) / pageSize * pageSize
+            let end = (Int(bitPattern: stretch.baseAddress!) + stretch.count) / pageSize * pageSize
+            if end > start { madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_DONTNEED) }
+        }
         guard checksum.value == expected else { return .failure(.damaged("its checksum does not match")) }
         madvise(mapping, size, MADV_DONTNEED)
         do {
-            return .success(try SearchEngine(snapshot: payload) { consumed in drop(before: payloadStart + consumed) })
+            return .success(try SearchEngine(snapshot: payload, release: { consumed in drop(before: payloadStart + consumed) }, owner: owner))
         } catch {
             return .failure(.damaged(error.message))
         }
     }
+}
+
+/// A read-only mapping of a snapshot file, unmapped when the last engine
+/// column that reads from it is gone. The file is only ever replaced by a
+/// rename (`SnapshotFile.write`), never changed in place, so the mapped
+/// pages stay what was checked.
+private final class Mapping: @unchecked Sendable {
+    // Immutable after init; the pages are read-only.
+    let start: UnsafeMutableRawPointer
+    let size: Int
+
+    init(start: UnsafeMutableRawPointer, size: Int) {
+        self.start = start
+        self.size = size
+    }
+
+    deinit { munmap(start, size) }
 }
 
 /// Why a snapshot was not loaded (the caller rebuilds from the records).

@@ -16,6 +16,24 @@ import Testing
         try bytes.withUnsafeBytes { try SearchEngine(snapshot: $0) }
     }
 
+    /// Bytes in an allocation of their own, freed when the last value
+    /// borrowing them is gone (as a mapped snapshot file is unmapped).
+    final class OwnedBytes: @unchecked Sendable {
+        let bytes: UnsafeMutableRawBufferPointer
+        init(_ source: [UInt8]) {
+            bytes = .allocate(byteCount: source.count, alignment: 16)
+            bytes.copyMemory(from: UnsafeRawBufferPointer(start: source, count: source.count))
+        }
+        deinit { bytes.deallocate() }
+    }
+
+    /// Loads `bytes` as a mapped file is loaded: columns and attribute sets
+    /// borrow them instead of copying.
+    static func loadBorrowing(_ bytes: [UInt8]) throws -> (SearchEngine, OwnedBytes) {
+        let owner = OwnedBytes(bytes)
+        return (try SearchEngine(snapshot: UnsafeRawBufferPointer(owner.bytes), owner: owner), owner)
+    }
+
     /// Items with every attribute the model has, some of them empty.
     func richItems(_ seed: UInt64, count: Int) -> [SearchableItem] {
         var generator = SeededGenerator(seed: seed)
@@ -84,13 +102,22 @@ import Testing
         }
     }
 
-    @Test(arguments: [5, 6])
-    func loadedEngineAnswersAndChangesAsTheOriginal(seed: UInt64) throws {
+    @Test(arguments: [5, 6], [false, true])
+    func loadedEngineAnswersAndChangesAsTheOriginal(seed: UInt64, borrowing: Bool) throws {
         var original = busyEngine(seed)
         // Large enough that the load takes its parallel paths.
         #expect(original.trie.nodes.count > SearchEngine.parallelNodeMinimum)
         #expect(original.records.count > 1_024)
-        var loaded = try Self.load(try Self.bytes(of: original))
+        let bytes = try Self.bytes(of: original)
+        var loaded: SearchEngine
+        var owner: OwnedBytes?
+        if borrowing {
+            (loaded, owner) = try Self.loadBorrowing(bytes)
+            #expect(loaded.tokens.heads.isBorrowed && loaded.tokens.places.isBorrowed)
+        } else {
+            loaded = try Self.load(bytes)
+            #expect(!loaded.tokens.heads.isBorrowed)
+        }
         expectSameAnswers(original, loaded, "loaded", seed: seed)
 
         // The same changes to both, compared after each: slots, nodes and
@@ -117,6 +144,48 @@ import Testing
         }
         // And a snapshot of the changed copy loads the same again.
         expectSameAnswers(original, try Self.load(try Self.bytes(of: loaded)), "reloaded", seed: seed + 2)
+        if let owner {
+            // Changes went to copies: the borrowed bytes are as they were.
+            let unchanged = UnsafeRawBufferPointer(owner.bytes).elementsEqual(bytes)
+            #expect(unchanged)
+        }
+    }
+
+    @Test func borrowedBytesLiveAsLongAsWhatBorrowsThem() throws {
+        let bytes = try Self.bytes(of: busyEngine(8))
+        weak var released: OwnedBytes?
+        var copy: SearchEngine?
+        do {
+            let (engine, owner) = try Self.loadBorrowing(bytes)
+            released = owner
+            copy = engine
+        }
+        // The engine's copy still borrows them: they must be there.
+        #expect(released != nil)
+        let before = copy!.search(SearchQuery("ka", now: referenceNow)).results.map(\.title)
+        #expect(!before.isEmpty)
+        #expect(copy!.records.count > 1_000) // waits for the tables built on another thread
+        copy = nil
+        // That thread lets go of its work a moment after handing it over.
+        for _ in 0..<200 where released != nil { usleep(5_000) }
+        #expect(released == nil)
+    }
+
+    @Test func theFirstReadOfALoadedTableWaitsForIt() throws {
+        let original = busyEngine(4)
+        let (loaded, owner) = try Self.loadBorrowing(try Self.bytes(of: original))
+        // A copy taken while the tables are still being built, and changed,
+        // changes alone (the tables are shared until then).
+        var copy = loaded
+        let doomed = original.records.keys.sorted()[0]
+        copy.deleteItems(identifiers: [doomed])
+        #expect(copy.records[doomed] == nil && loaded.records[doomed] != nil)
+        #expect(loaded.records == original.records)
+        #expect(loaded.documentIndex == original.documentIndex)
+        #expect(loaded.itemsByURL == original.itemsByURL && loaded.webByURL == original.webByURL)
+        #expect(loaded.expiringDocuments == original.expiringDocuments)
+        #expect(loaded.documentCount == copy.documentCount + 1)
+        withExtendedLifetime(owner) {}
     }
 
     @Test func emptyEngineRoundTrips() throws {

@@ -1,3 +1,4 @@
+import Synchronization
 import TestSupport
 import Testing
 @testable import SearchStore
@@ -21,6 +22,29 @@ import Testing
                 let parted = bytes.withUnsafeBytes { SnapshotChecksum.of($0, workers: workers) }
                 #expect(parted.value == streamed.value, "\(count) bytes, \(workers) workers")
             }
+        }
+    }
+
+    @Test func everyWordIsReportedSummedOnceAndTheValueHolds() {
+        // Several stretches a worker (a stretch is 8 MB), and a ragged end.
+        let count = 40 * 1_024 * 1_024 + 13
+        var bytes = [UInt8](repeating: 0, count: count)
+        for index in stride(from: 0, to: count, by: 4_093) { bytes[index] = UInt8(truncatingIfNeeded: index) }
+        bytes.withUnsafeBytes { bytes in
+            let base = Int(bitPattern: bytes.baseAddress!)
+            let reported = Mutex<[Range<Int>]>([])
+            let whole = SnapshotChecksum.of(bytes, workers: 2)
+            let told = SnapshotChecksum.of(bytes, workers: 2) { stretch in
+                let start = Int(bitPattern: stretch.baseAddress!) - base
+                reported.withLock { $0.append(start..<(start + stretch.count)) }
+            }
+            #expect(told.value == whole.value)
+            let ranges = reported.withLock { $0 }.sorted { $0.lowerBound < $1.lowerBound }
+            #expect(ranges.count > 4)
+            // Back to back from the first byte to the last whole word, none twice.
+            #expect(ranges.first?.lowerBound == 0)
+            #expect(ranges.last?.upperBound == count / 8 * 8)
+            #expect(zip(ranges, ranges.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
         }
     }
 

@@ -14,7 +14,10 @@ struct Document: Sendable {
     /// standalone activity a snapshot wrote whole); empty otherwise, so a
     /// million titles are not kept twice (52 MB at a million items).
     private var ownTitle: String
-    var contentType: String
+    /// The content type, kept likewise only without an attribute set (read
+    /// from the set, a loaded snapshot's sets stay in the mapped file
+    /// until a result shows them: see `PackedAttributes.validating`).
+    private var ownContentType: String
     var domainIdentifier: String?
     /// The attribute set results show: that of what the document was built
     /// from (`SearchEngine.shownAttributes(of:)`). Nil for a document a
@@ -39,7 +42,7 @@ struct Document: Sendable {
     ) {
         self.uniqueIdentifier = uniqueIdentifier
         ownTitle = attributes == nil ? title : ""
-        self.contentType = contentType
+        ownContentType = attributes == nil ? contentType : ""
         self.domainIdentifier = domainIdentifier
         self.attributes = attributes
         self.expirationDate = expirationDate
@@ -51,6 +54,9 @@ struct Document: Sendable {
     /// The title results show: the attribute set's shown title (it was
     /// built from it), else the document's own.
     var title: String { attributes?.shownTitle ?? ownTitle }
+
+    /// The content type results show, found the same way as the title.
+    var contentType: String { attributes?.contentType ?? ownContentType }
 
     /// The title's length in characters (the rank's shorter-title rule).
     var titleLength: Int { Int(storedTitleLength) }

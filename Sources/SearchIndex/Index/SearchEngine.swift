@@ -8,8 +8,12 @@ import Foundation
 /// re-tokenised once at the end. Persistence is the caller's concern
 /// (`SearchStore`); this type never does I/O.
 public struct SearchEngine: Sendable {
-    /// Items and web pages, by identifier.
-    public internal(set) var records: [String: IndexRecord] = [:]
+    /// The records, the slot map and the URL maps (read through
+    /// `records`, `documentIndex`, `itemsByURL`, `webByURL`: see
+    /// `SearchEngine+Tables`).
+    var settled = IdentifierTables()
+    /// Those tables while a snapshot load still builds them.
+    var pendingTables: PendingTables?
     /// Searchable activities, by `UserActivity.identifier`.
     public internal(set) var activities: [String: UserActivity] = [:]
     /// View times, by the identifier they count toward.
@@ -20,12 +24,6 @@ public struct SearchEngine: Sendable {
     var trie = TokenTrie()
     var documents: [Document?] = []
     var freeDocuments: [UInt32] = []
-    var documentIndex: [String: UInt32] = [:]
-    /// Items by page URL, so a crawled page merges with its item (the one
-    /// with the smallest identifier when several share a page).
-    var itemsByURL: [String: Set<String>] = [:]
-    /// Web records by page URL.
-    var webByURL: [String: Set<String>] = [:]
     /// Activities by the item they name.
     var activitiesByItem: [String: Set<String>] = [:]
     /// Best documents of large subtrees, computed when a query first needs them.
@@ -589,7 +587,7 @@ public struct SearchEngine: Sendable {
     private mutating func removeTokens(of slot: UInt32) {
         guard documents[Int(slot)] != nil else { return }
         let nodes = tokens.tokenNodes(of: slot)
-        let fields = Array(tokens.fields[tokens.span(of: slot)])
+        let fields = tokens.tokenFields(of: slot)
         let touched = trie.countDocument(tokenNodes: nodes, fields: fields, delta: -1)
         makeTopListsUnique()
         removeFromTopLists(slot, touched: touched, tokenNodes: nodes, tokenFields: fields)

@@ -19,20 +19,24 @@
 /// the old ones were; holes are squeezed out (in slot order) once they
 /// outweigh the live tokens, so the arrays stay at most twice their content.
 struct TokenArena: Sendable {
-    private(set) var heads: [UInt64] = []
-    private(set) var nodes: [Int32] = []
-    private(set) var fields: [UInt8] = []
-    private(set) var places: [UInt32] = []
+    private(set) var heads = FlatColumn<UInt64>()
+    private(set) var nodes = FlatColumn<Int32>()
+    private(set) var fields = FlatColumn<UInt8>()
+    private(set) var places = FlatColumn<UInt32>()
     /// First token of each slot, and how many it has (0: no document).
-    private(set) var starts: [UInt32] = []
-    private(set) var counts: [UInt32] = []
+    private(set) var starts = FlatColumn<UInt32>()
+    private(set) var counts = FlatColumn<UInt32>()
     private var liveTokens = 0
 
     /// The tokens of `slot` as indices into the parallel arrays.
     init() {}
 
-    /// An arena from its parts, as a snapshot saved them.
-    init(heads: [UInt64], nodes: [Int32], fields: [UInt8], places: [UInt32], starts: [UInt32], counts: [UInt32]) {
+    /// An arena from its parts, as a snapshot saved them (the columns are
+    /// usually borrowed from the mapped file: see `FlatColumn`).
+    init(
+        heads: FlatColumn<UInt64>, nodes: FlatColumn<Int32>, fields: FlatColumn<UInt8>, places: FlatColumn<UInt32>,
+        starts: FlatColumn<UInt32>, counts: FlatColumn<UInt32>
+    ) {
         self.heads = heads
         self.nodes = nodes
         self.fields = fields
@@ -49,7 +53,10 @@ struct TokenArena: Sendable {
     }
 
     /// The trie nodes of `slot`'s tokens.
-    func tokenNodes(of slot: UInt32) -> [Int32] { Array(nodes[span(of: slot)]) }
+    func tokenNodes(of slot: UInt32) -> [Int32] { nodes.elements(in: span(of: slot)) }
+
+    /// The best fields of `slot`'s tokens.
+    func tokenFields(of slot: UInt32) -> [UInt8] { fields.elements(in: span(of: slot)) }
 
     /// Room for `count` tokens in all (a bulk build).
     mutating func reserveCapacity(tokens count: Int) {
@@ -98,21 +105,24 @@ struct TokenArena: Sendable {
     }
 
     private mutating func compact() {
-        var packedHeads: [UInt64] = []
-        var packedNodes: [Int32] = []
-        var packedFields: [UInt8] = []
-        var packedPlaces: [UInt32] = []
+        var packedHeads = FlatColumn<UInt64>()
+        var packedNodes = FlatColumn<Int32>()
+        var packedFields = FlatColumn<UInt8>()
+        var packedPlaces = FlatColumn<UInt32>()
         packedHeads.reserveCapacity(liveTokens)
         packedNodes.reserveCapacity(liveTokens)
         packedFields.reserveCapacity(liveTokens)
         packedPlaces.reserveCapacity(liveTokens)
+        func move<T>(_ span: Range<Int>, of column: FlatColumn<T>, to packed: inout FlatColumn<T>) {
+            column.withUnsafeBufferPointer { packed.append(contentsOf: UnsafeBufferPointer(rebasing: $0[span])) }
+        }
         for slot in starts.indices where counts[slot] > 0 {
             let span = span(of: UInt32(slot))
             starts[slot] = UInt32(packedHeads.count)
-            packedHeads.append(contentsOf: heads[span])
-            packedNodes.append(contentsOf: nodes[span])
-            packedFields.append(contentsOf: fields[span])
-            packedPlaces.append(contentsOf: places[span])
+            move(span, of: heads, to: &packedHeads)
+            move(span, of: nodes, to: &packedNodes)
+            move(span, of: fields, to: &packedFields)
+            move(span, of: places, to: &packedPlaces)
         }
         heads = packedHeads
         nodes = packedNodes

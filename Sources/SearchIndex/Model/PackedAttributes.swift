@@ -35,6 +35,24 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
     struct Header {
         var count: Int
         var tail: Int
+        /// Where the bytes are when they are not this buffer's own: in a
+        /// loaded snapshot, kept valid by `owner` (see `validating`).
+        var borrowed: UnsafePointer<UInt8>?
+        var owner: (AnyObject & Sendable)?
+    }
+
+    /// The byte count and tail offset: what a cursor needs of the header
+    /// (without copying the owner, a retain on every read).
+    struct Layout {
+        var count: Int
+        var tail: Int
+    }
+
+    /// The bytes (borrowed, or this buffer's elements) and their layout.
+    @inline(__always) private func withBase<R>(_ body: (UnsafePointer<UInt8>, Layout) throws -> R) rethrows -> R {
+        try withUnsafeMutablePointers { header, elements in
+            try body(header.pointee.borrowed ?? UnsafePointer(elements), Layout(count: header.pointee.count, tail: header.pointee.tail))
+        }
     }
 
     /// The fields in packed order.
@@ -83,15 +101,24 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
 
     /// A set of `bytes` from outside, or nil unless they are exactly one
     /// packed set (every length within them, nothing left over).
-    static func validating(_ bytes: UnsafeRawBufferPointer) -> PackedAttributes? {
+    ///
+    /// With an `owner` that keeps the bytes valid and unchanged while it
+    /// lives, the set reads them where they lie (a loaded snapshot's sets,
+    /// a quarter of a gigabyte at a million items, stay in the mapped file
+    /// instead of being copied into fresh pages).
+    static func validating(_ bytes: UnsafeRawBufferPointer, borrowingFrom owner: (AnyObject & Sendable)? = nil) -> PackedAttributes? {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
         var cursor = PackedCursor(base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
         guard let tail = cursor.skipAll(), cursor.isAtEnd else { return nil }
-        return make(copying: bytes, tail: tail)
+        guard let owner else { return make(copying: bytes, tail: tail) }
+        let buffer = create(minimumCapacity: 0) { _ in
+            Header(count: bytes.count, tail: tail, borrowed: base.assumingMemoryBound(to: UInt8.self), owner: owner)
+        }
+        return unsafeDowncast(buffer, to: PackedAttributes.self)
     }
 
     private static func make(copying bytes: UnsafeRawBufferPointer, tail: Int) -> PackedAttributes {
-        let buffer = create(minimumCapacity: bytes.count) { _ in Header(count: bytes.count, tail: tail) }
+        let buffer = create(minimumCapacity: bytes.count) { _ in Header(count: bytes.count, tail: tail, borrowed: nil, owner: nil) }
         buffer.withUnsafeMutablePointerToElements { elements in
             UnsafeMutableRawPointer(elements).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
         }
@@ -100,17 +127,15 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
 
     /// Reads with a cursor placed at `slot`.
     @inline(__always) func read<R>(_ slot: Slot, _ body: (inout PackedCursor) -> R) -> R {
-        withUnsafeMutablePointers { header, elements in
-            var cursor = PackedCursor(at: slot, in: elements, header: header.pointee)
+        withBase { base, header in
+            var cursor = PackedCursor(at: slot, in: base, header: header)
             return body(&cursor)
         }
     }
 
     /// The packed bytes, for a snapshot.
     func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try withUnsafeMutablePointers { header, elements in
-            try body(UnsafeRawBufferPointer(start: elements, count: header.pointee.count))
-        }
+        try withBase { base, header in try body(UnsafeRawBufferPointer(start: base, count: header.count)) }
     }
 
     /// Every field, read in packed order (arguments are evaluated left to right).
@@ -128,9 +153,9 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
     /// Every searchable text in `FieldText` order, as UTF-8 in place
     /// (indexing tokenises them without making a string of each).
     func forEachSearchableText(_ body: (Field, UnsafeBufferPointer<UInt8>) -> Void) {
-        withUnsafeMutablePointers { header, elements in
+        withBase { base, header in
             func cursor(at slot: Slot) -> PackedCursor {
-                PackedCursor(at: slot, in: elements, header: header.pointee)
+                PackedCursor(at: slot, in: base, header: header)
             }
             var titles = cursor(at: .title)
             if let title = titles.optionalUTF8() { body(.title, title) }
@@ -226,7 +251,7 @@ struct PackedCursor {
 
     /// A cursor at `slot` of a made set: from its start, or from its tail
     /// for the fields after the lists.
-    init(at slot: PackedAttributes.Slot, in base: UnsafePointer<UInt8>, header: PackedAttributes.Header) {
+    init(at slot: PackedAttributes.Slot, in base: UnsafePointer<UInt8>, header: PackedAttributes.Layout) {
         self.init(base: base, count: header.count)
         var from = PackedAttributes.Slot.contentType
         if slot.rawValue >= PackedAttributes.Slot.supportsPhoneCall.rawValue {

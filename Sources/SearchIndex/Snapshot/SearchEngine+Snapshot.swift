@@ -17,7 +17,7 @@ import Foundation
 /// documents  chunks · (kind, fields)…           kind 1: "as record n, which stands for it, says"
 /// slots      free slots · ranks · expirations · engaged flags
 /// trie       node columns · label counts · labels · child counts · children · posting counts · postings
-/// arena      heads · nodes · fields · places · starts · counts
+/// arena      heads · nodes · fields · places · starts · counts   columns: used where they lie
 /// best lists count · (node, [entry])… twice (subtree, own)
 /// trailer    magic
 /// ```
@@ -30,7 +30,7 @@ import Foundation
 /// the expiring slots, and the merge maps (by URL, by related item).
 extension SearchEngine {
     static let snapshotMagic: UInt64 = 0x5345_4152_4348_4C54 // "SEARCHLT"
-    static let snapshotFormat: UInt32 = 10
+    static let snapshotFormat: UInt32 = 11
 
     private static var layoutSizes: [UInt32] {
         [MemoryLayout<TokenTrie.Posting>.stride, MemoryLayout<TokenTrie.Child>.stride, MemoryLayout<TopEntry>.stride,
@@ -89,12 +89,12 @@ extension SearchEngine {
         try out.write(array: engagedSlots.map { UInt8($0 ? 1 : 0) })
 
         try writeTrie(to: &out)
-        try out.write(array: tokens.heads)
-        try out.write(array: tokens.nodes)
-        try out.write(array: tokens.fields)
-        try out.write(array: tokens.places)
-        try out.write(array: tokens.starts)
-        try out.write(array: tokens.counts)
+        try out.write(column: tokens.heads)
+        try out.write(column: tokens.nodes)
+        try out.write(column: tokens.fields)
+        try out.write(column: tokens.places)
+        try out.write(column: tokens.starts)
+        try out.write(column: tokens.counts)
 
         let lists = topLists.allLists
         for table in [lists.subtree, lists.own] {
@@ -151,6 +151,7 @@ extension SearchEngine {
         from input: inout SnapshotReader, _ readOne: @escaping (inout SnapshotReader) throws(SnapshotError) -> Element
     ) throws(SnapshotError) -> [Element] {
         let chunkCount = try input.readCount()
+        let owner = input.owner
         var chunks: [UnsafeRawBufferPointer] = []
         var starts: [Int] = [0]
         for _ in 0..<chunkCount {
@@ -172,7 +173,10 @@ extension SearchEngine {
                     nonisolated(unsafe) let (parts, decode) = (chunks, readOne)
                     let firsts = starts
                     DispatchQueue.concurrentPerform(iterations: chunkCount) { index in
-                        var chunk = SnapshotReader(parts[index])
+                        // Each chunk's borrowers retain an owner of their own: a
+                        // million retains of one shared object from every
+                        // core would contend for its count.
+                        var chunk = SnapshotReader(parts[index], owner: owner.map(ChunkOwner.init))
                         let first = firsts[index], count = firsts[index + 1] - first
                         do throws(SnapshotError) {
                             _ = try chunk.readCount()
@@ -251,9 +255,14 @@ extension SearchEngine {
     /// Loads an engine from `bytes` as `writeSnapshot` wrote them.
     ///
     /// `release` is told, as the load goes, how many leading bytes it will
-    /// not read again (the caller may drop their pages).
-    public init(snapshot bytes: UnsafeRawBufferPointer, release: ((Int) -> Void)? = nil) throws(SnapshotError) {
-        var input = SnapshotReader(bytes, release: release)
+    /// not read again (the caller may drop their pages). With an `owner`
+    /// that keeps `bytes` valid and unchanged while it lives (a read-only
+    /// mapping of the file), the token arena's columns are read where they
+    /// lie instead of copied (`FlatColumn`); the engine keeps the owner.
+    public init(
+        snapshot bytes: UnsafeRawBufferPointer, release: ((Int) -> Void)? = nil, owner: (AnyObject & Sendable)? = nil
+    ) throws(SnapshotError) {
+        var input = SnapshotReader(bytes, release: release, owner: owner)
         guard try input.read(UInt64.self) == Self.snapshotMagic else {
             throw SnapshotError(.incompatible, "not an engine snapshot")
         }
@@ -294,27 +303,13 @@ extension SearchEngine {
             }
         }
         input.releaseConsumed()
-        // The record table (a million records moved in, the URL maps noted)
-        // is built on another thread while this one builds the identifier
-        // → slot map and reads the trie and the token arena: one after the
-        // other, they were half of a cold start at a million items.
-        let handOver = RecordHandOver(records: loadedRecords)
+        // The identifier-keyed tables (a million records moved in, the URL
+        // maps noted, every identifier hashed into the slot map) are built
+        // on another thread, and the engine answers without them: see
+        // `SearchEngine+Tables`.
+        let handOver = TableHandOver(records: loadedRecords, documents: documents)
         loadedRecords = [] // the hand-over holds the only reference: moved, not copied
-        let recordTable = Background { Self.recordTable(from: handOver) }
-        // Two fields read in place: a copy of each document (a dozen
-        // strings and arrays retained, then released) was a tenth of a cold start.
-        var index = [String: UInt32](minimumCapacity: SnapshotReader.growingCapacity(documents.count))
-        var expiring = Set<UInt32>()
-        try documents.withUnsafeBufferPointer { documents throws(SnapshotError) in
-            for slot in documents.indices {
-                guard let identifier = documents[slot]?.uniqueIdentifier else { continue }
-                guard index.updateValue(UInt32(slot), forKey: identifier) == nil else {
-                    throw SnapshotError(.malformed, "two slots hold \(identifier)")
-                }
-                if documents[slot]?.expirationDate != nil { expiring.insert(UInt32(slot)) }
-            }
-        }
-        (documentIndex, expiringDocuments) = (index, expiring)
+        pendingTables = PendingTables { Self.identifierTables(from: handOver) }
         freeDocuments = try input.readArray()
         ranks = try input.readArray(growing: true)
         expirations = try input.readArray(growing: true)
@@ -322,22 +317,26 @@ extension SearchEngine {
         guard ranks.count == expirations.count, ranks.count == engagedSlots.count, ranks.count <= documents.count else {
             throw SnapshotError(.malformed, "the slot tables differ in length")
         }
+        // Expiring documents are few: found from the expirations, without
+        // touching every document.
+        for slot in expirations.indices where expirations[slot] != .infinity && documents[slot]?.expirationDate != nil {
+            expiringDocuments.insert(UInt32(slot))
+        }
 
         input.releaseConsumed()
         trie = try Self.readTrie(from: &input)
         input.releaseConsumed()
-        // Each array released once copied: the arena is the largest section.
-        func arenaColumn<T: BitwiseCopyable>() throws(SnapshotError) -> [T] {
+        // Borrowed from the mapping when there is one (the largest
+        // section: copied, it was a third of a cold start in page faults).
+        // Pages dropped as read: they come back from the page cache when a
+        // scan touches them, and count in memory only then.
+        func arenaColumn<T: BitwiseCopyable>() throws(SnapshotError) -> FlatColumn<T> {
             defer { input.releaseConsumed() }
-            return try input.readArray(growing: true)
+            return try input.readColumn()
         }
         tokens = TokenArena(
             heads: try arenaColumn(), nodes: try arenaColumn(), fields: try arenaColumn(),
             places: try arenaColumn(), starts: try arenaColumn(), counts: try arenaColumn())
-
-        let table = recordTable.value()
-        if let duplicate = table.duplicate { throw SnapshotError(.malformed, "two records are \(duplicate)") }
-        (records, itemsByURL, webByURL) = (table.records, table.itemsByURL, table.webByURL)
 
         var tables: [[Int32: [TopEntry]]] = []
         for _ in 0..<2 {
@@ -368,47 +367,62 @@ extension SearchEngine {
         }
     }
 
-    /// Records on their way to another thread, which takes them out one
-    /// by one (the only reference, so nothing is copied).
-    private final class RecordHandOver: @unchecked Sendable {
+    /// Keeps a snapshot's bytes alive for the values of one chunk that borrow them.
+    private final class ChunkOwner: Sendable {
+        let owner: AnyObject & Sendable
+        init(_ owner: AnyObject & Sendable) { self.owner = owner }
+    }
+
+    /// Records and documents on their way to another thread (the only
+    /// reference to the records, so they are moved, not copied).
+    private final class TableHandOver: @unchecked Sendable {
         // Touched by one thread at a time: the loader until it starts the
         // work, then only the work.
         var records: [IndexRecord]
-        init(records: [IndexRecord]) { self.records = records }
+        var documents: [Document?]
+        init(records: [IndexRecord], documents: [Document?]) {
+            self.records = records
+            self.documents = documents
+        }
     }
 
-    private struct RecordTable: Sendable {
-        var records: [String: IndexRecord] = [:]
-        var itemsByURL: [String: Set<String>] = [:]
-        var webByURL: [String: Set<String>] = [:]
-        /// An identifier two records share (the snapshot is refused).
-        var duplicate: String?
-    }
-
-    /// The record table and the merge maps by URL that follow from the
-    /// records, noted while each record is at hand (a pass over the table
-    /// afterwards copied every record, a tenth of a cold start).
-    private static func recordTable(from handOver: RecordHandOver) -> RecordTable {
-        var table = RecordTable()
-        table.records.reserveCapacity(SnapshotReader.growingCapacity(handOver.records.count))
+    /// The identifier-keyed tables of a loaded snapshot: the slot map first,
+    /// then the records and the merge maps by URL, noted while each record
+    /// is at hand (a pass over the table afterwards copied every record).
+    ///
+    /// The writer saves each record and each document's identifier once (it
+    /// writes them from tables keyed by identifier), and the checksum
+    /// guards the file; should an identifier come twice all the same, the
+    /// first one is kept.
+    private static func identifierTables(from handOver: TableHandOver) -> IdentifierTables {
+        var tables = IdentifierTables()
+        tables.documentIndex.reserveCapacity(SnapshotReader.growingCapacity(handOver.documents.count))
+        handOver.documents.withUnsafeBufferPointer { documents in
+            for slot in documents.indices {
+                guard let identifier = documents[slot]?.uniqueIdentifier else { continue }
+                if tables.documentIndex[identifier] == nil { tables.documentIndex[identifier] = UInt32(slot) }
+            }
+        }
+        // Released here, before the engine can change its documents (a
+        // second reference would make that change copy them all).
+        handOver.documents = []
+        tables.records.reserveCapacity(SnapshotReader.growingCapacity(handOver.records.count))
         while let record = handOver.records.popLast() {
             let id = record.item.uniqueIdentifier
+            guard tables.records[id] == nil else { continue }
             if let url = record.item.attributeSet.url {
                 switch record.source {
-                case .item: table.itemsByURL[url, default: []].insert(id)
-                case .web: table.webByURL[url, default: []].insert(id)
+                case .item: tables.itemsByURL[url, default: []].insert(id)
+                case .web: tables.webByURL[url, default: []].insert(id)
                 case .activity: break
                 }
             }
-            guard table.records.updateValue(record, forKey: id) == nil else {
-                table.duplicate = id
-                break
-            }
+            tables.records[id] = record
         }
         // Popped empty, its storage (a place for every record) would stay
-        // to the end of the load: 81 MB at a million items.
+        // until the work is released: 81 MB at a million items.
         handOver.records = []
-        return table
+        return tables
     }
 
     private static func readDocument(
@@ -428,7 +442,7 @@ extension SearchEngine {
             // retain and release of each of its strings.
             identifier = records[position].item.uniqueIdentifier
             title = "" // read from the attribute set when asked
-            contentType = records[position].item.attributeSet.contentType
+            contentType = "" // likewise
             domain = records[position].item.domainIdentifier
             expiry = records[position].item.expirationDate
             visibility = records[position].item.visibility
@@ -540,3 +554,4 @@ extension Document {
             && visibility == item.visibility
     }
 }
+

@@ -41,7 +41,7 @@ extension SnapshotReader {
 
     mutating func readAttributes() throws(SnapshotError) -> AttributeSet {
         let count = Int(try read(UInt32.self))
-        guard let packed = PackedAttributes.validating(try readBytes(count)) else {
+        guard let packed = PackedAttributes.validating(try readBytes(count), borrowingFrom: owner) else {
             throw SnapshotError(.malformed, "an attribute set does not decode")
         }
         return AttributeSet(packed: packed)

@@ -9,10 +9,14 @@ struct SnapshotReader {
     private var recentStrings: [String] = []
     /// Told how many leading bytes will not be read again (see `releaseConsumed()`).
     private let release: ((Int) -> Void)?
+    /// Keeps `bytes` valid and unchanged for as long as it lives, so
+    /// columns may borrow them; nil: every column is copied.
+    let owner: (AnyObject & Sendable)?
 
-    init(_ bytes: UnsafeRawBufferPointer, release: ((Int) -> Void)? = nil) {
+    init(_ bytes: UnsafeRawBufferPointer, release: ((Int) -> Void)? = nil, owner: (AnyObject & Sendable)? = nil) {
         self.bytes = bytes
         self.release = release
+        self.owner = owner
     }
 
     /// Tells the owner of the bytes that everything before the current
@@ -116,6 +120,26 @@ struct SnapshotReader {
     mutating func readArray<T: BitwiseCopyable>(of _: T.Type = T.self, growing: Bool = false) throws(SnapshotError) -> [T] {
         let (raw, count) = try readArrayInPlace(of: T.self)
         return Self.array(from: raw, count: count, capacity: growing ? Self.growingCapacity(count) : 0)
+    }
+
+    /// A column `write(column:)` wrote: borrowed where it lies when the
+    /// bytes have an owner and the values are aligned there, else copied
+    /// with room to grow.
+    mutating func readColumn<T: BitwiseCopyable>(of _: T.Type = T.self) throws(SnapshotError) -> FlatColumn<T> {
+        let count = Int(try read(UInt64.self) & 0x7FFF_FFFF_FFFF_FFFF)
+        let alignment = SnapshotWriter.columnAlignment
+        try need((alignment - offset % alignment) % alignment, "a column's padding")
+        offset += (alignment - offset % alignment) % alignment
+        let stride = MemoryLayout<T>.stride
+        guard count <= (bytes.count - offset) / max(stride, 1) else {
+            throw SnapshotError(.truncated, "the snapshot ends inside a column")
+        }
+        let start = bytes.baseAddress! + offset
+        offset += count * stride
+        if let owner, Int(bitPattern: start) % MemoryLayout<T>.alignment == 0 {
+            return FlatColumn(borrowing: start.assumingMemoryBound(to: T.self), count: count, owner: owner)
+        }
+        return FlatColumn(copying: start, count: count, capacity: Self.growingCapacity(count))
     }
 
     /// The capacity of an array loaded with room to grow.

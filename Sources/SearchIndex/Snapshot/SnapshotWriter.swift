@@ -10,6 +10,8 @@ struct SnapshotWriter {
 
     private var buffer: [UInt8] = []
     private let sink: Sink
+    /// Bytes written so far, for alignment.
+    private(set) var position = 0
     private let chunkSize = 1 << 22
 
     init(sink: @escaping Sink) {
@@ -25,6 +27,7 @@ struct SnapshotWriter {
     }
 
     private mutating func append(_ bytes: UnsafeRawBufferPointer) throws {
+        position += bytes.count
         if bytes.count >= chunkSize / 4 {
             // Large arrays go straight through instead of being copied twice.
             try flush()
@@ -79,5 +82,17 @@ struct SnapshotWriter {
     mutating func write<T: BitwiseCopyable>(array: [T]) throws {
         try write(UInt64(array.count))
         try array.withUnsafeBytes { try append($0) }
+    }
+
+    /// Where columns start: a multiple of this many bytes from the start.
+    static let columnAlignment = 16
+
+    /// A count, zeros up to the column alignment, then every element's
+    /// bytes: a reader can use them where they lie (`FlatColumn`).
+    mutating func write<T: BitwiseCopyable>(column: FlatColumn<T>) throws {
+        try write(UInt64(column.count))
+        let padding = (Self.columnAlignment - position % Self.columnAlignment) % Self.columnAlignment
+        try withUnsafeBytes(of: (UInt64(0), UInt64(0))) { try append(UnsafeRawBufferPointer(rebasing: $0[0..<padding])) }
+        try column.withUnsafeBufferPointer { try append(UnsafeRawBufferPointer($0)) }
     }
 }
