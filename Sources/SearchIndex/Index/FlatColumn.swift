@@ -3,79 +3,95 @@
 /// and copied into memory of its own only when it is first changed.
 ///
 /// ```
-///  loaded:   buffer ──► base ─┐          owner: the mapping (kept alive)
-///                             ▼
-///  file:     … header │ count │ pad │ e0 e1 e2 … en │ next section …
+///  loaded:   buffer ──► header { count, borrowed ─┐, owner: the mapping }
+///                                                 ▼
+///  file:     … │ count │ pad │ e0 e1 e2 … en │ next section …
 ///
-///  changed:  buffer ──► base ─► e0 e1 e2 … en · · · (room to grow)   owner: nil
+///  changed:  buffer ──► header { count, capacity } e0 e1 e2 … en · · ·   (one allocation)
+///  empty:    no buffer
 /// ```
 ///
-/// Why: at a million items the token arena is 370 MB. Copied out of the
-/// file at load, every page of it was a fault on fresh memory (about 2 µs a
-/// page on our machines: a third of a second, and the process's memory
-/// grew by the same 370 MB); the file's pages, already in the page cache,
-/// map in large folios for almost nothing and count only once touched.
+/// Why: at a million items the token arena is 370 MB and the trie's
+/// posting lists 87 MB. Copied out of the file at load, every page of them
+/// was a fault on fresh memory (about 2 µs a page on our machines: a third
+/// of a second, and the process's memory grew by as much); the file's
+/// pages, already in the page cache, map in large folios for almost
+/// nothing and count only once touched.
 ///
 /// A value type with copy-on-write storage, like `Array`.
-struct FlatColumn<Element: BitwiseCopyable & Sendable>: Sendable {
-    private var buffer: Buffer
+struct FlatColumn<Element: BitwiseCopyable & Sendable>: @unchecked Sendable {
+    // Sendable as Array is: the buffer is changed only when uniquely referenced.
+    private var buffer: Buffer?
 
-    init() { buffer = Buffer(capacity: 0) }
+    init() {}
 
     init(_ elements: [Element]) {
-        buffer = Buffer(capacity: elements.count)
-        elements.withUnsafeBufferPointer { buffer.append($0) }
+        elements.withUnsafeBufferPointer { append(contentsOf: $0) }
     }
 
     /// A column of `count` values copied from `start` (which need not be
     /// aligned), with room for `capacity`.
     init(copying start: UnsafeRawPointer, count: Int, capacity: Int) {
-        buffer = Buffer(capacity: Swift.max(count, capacity))
+        guard Swift.max(count, capacity) > 0 else { return }
+        let buffer = Buffer.make(capacity: Swift.max(count, capacity))
         buffer.append(bytes: start, count: count)
+        self.buffer = buffer
     }
 
     /// A column over `count` values at `start`, which stay valid and
     /// unchanged while `owner` lives (a read-only mapping of a file).
     init(borrowing start: UnsafePointer<Element>, count: Int, owner: AnyObject & Sendable) {
-        buffer = Buffer(borrowing: start, count: count, owner: owner)
+        guard count > 0 else { return }
+        buffer = Buffer.make(borrowing: start, count: count, owner: owner)
     }
 
-    var count: Int { buffer.count }
-    var isEmpty: Bool { buffer.count == 0 }
-    var capacity: Int { buffer.capacity }
+    var count: Int { buffer?.header.count ?? 0 }
+    var isEmpty: Bool { count == 0 }
+    var capacity: Int { buffer?.header.capacity ?? 0 }
     /// Whether the values are still read from the storage they were loaded from.
-    var isBorrowed: Bool { buffer.owner != nil }
+    var isBorrowed: Bool { buffer?.isBorrowed ?? false }
 
     subscript(index: Int) -> Element {
         get {
-            precondition(index >= 0 && index < buffer.count, "index out of range")
-            return buffer.base[index]
+            precondition(index >= 0 && index < count, "index out of range")
+            return buffer.unsafelyUnwrapped.base[index]
         }
         set {
-            precondition(index >= 0 && index < buffer.count, "index out of range")
-            makeUniqueOwned(capacity: buffer.capacity)
-            buffer.base[index] = newValue
+            precondition(index >= 0 && index < count, "index out of range")
+            makeUniqueOwned(capacity: capacity)
+            buffer.unsafelyUnwrapped.base[index] = newValue
         }
     }
 
     /// The values in `range`, copied.
     func elements(in range: Range<Int>) -> [Element] {
-        precondition(range.lowerBound >= 0 && range.upperBound <= buffer.count, "range out of bounds")
-        return Array(UnsafeBufferPointer(start: buffer.base + range.lowerBound, count: range.count))
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "range out of bounds")
+        guard let buffer, !range.isEmpty else { return [] }
+        return withExtendedLifetime(buffer) { Array(UnsafeBufferPointer(start: buffer.base + range.lowerBound, count: range.count)) }
     }
 
     func withUnsafeBufferPointer<R, E: Error>(_ body: (UnsafeBufferPointer<Element>) throws(E) -> R) throws(E) -> R {
-        try withExtendedLifetime(buffer) { () throws(E) -> R in
-            try body(UnsafeBufferPointer(start: buffer.base, count: buffer.count))
+        guard let buffer else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try withExtendedLifetime(buffer) { () throws(E) -> R in
+            try body(UnsafeBufferPointer(start: buffer.base, count: buffer.header.count))
         }
     }
 
     mutating func reserveCapacity(_ minimum: Int) {
-        guard minimum > buffer.capacity || !isKnownUniquelyReferenced(&buffer) || isBorrowed else { return }
-        makeUniqueOwned(capacity: Swift.max(minimum, buffer.count))
+        guard minimum > capacity || !isUniqueOwned else { return }
+        makeUniqueOwned(capacity: Swift.max(minimum, count))
     }
 
     mutating func append(_ value: Element) {
+        // The common case in place (no binding first: a second reference
+        // would make the uniqueness check fail).
+        if isKnownUniquelyReferenced(&buffer), buffer.unsafelyUnwrapped.hasRoomOfItsOwn {
+            buffer.unsafelyUnwrapped.withUnsafeMutablePointers { header, elements in
+                (elements + header.pointee.count).initialize(to: value)
+                header.pointee.count += 1
+            }
+            return
+        }
         withUnsafePointer(to: value) { append(contentsOf: UnsafeBufferPointer(start: $0, count: 1)) }
     }
 
@@ -84,72 +100,125 @@ struct FlatColumn<Element: BitwiseCopyable & Sendable>: Sendable {
     }
 
     mutating func append(contentsOf values: UnsafeBufferPointer<Element>) {
-        let needed = buffer.count + values.count
-        if needed > buffer.capacity || !isKnownUniquelyReferenced(&buffer) || isBorrowed {
+        guard !values.isEmpty else { return }
+        let needed = count + values.count
+        if needed > capacity || !isUniqueOwned {
             // Doubling, as Array grows; a borrowed column gains an eighth
             // (it is usually large, and a first insert after a load copies it).
-            let grown = isBorrowed ? buffer.count + buffer.count / 8 : 2 * buffer.capacity
-            makeUniqueOwned(capacity: Swift.max(needed, grown))
+            let grown = isBorrowed ? count + count / 8 : 2 * capacity
+            makeUniqueOwned(capacity: Swift.max(needed, grown, 4))
         }
-        buffer.append(values)
+        buffer.unsafelyUnwrapped.append(values)
+    }
+
+    /// Removes the last value.
+    mutating func removeLast() {
+        precondition(count > 0, "removeLast from an empty column")
+        makeUniqueOwned(capacity: capacity)
+        buffer.unsafelyUnwrapped.header.count -= 1
+    }
+
+    private var isUniqueOwned: Bool {
+        mutating get { isKnownUniquelyReferenced(&buffer) && !(buffer?.isBorrowed ?? false) }
     }
 
     /// Ensures the storage is this value's alone and its own allocation,
     /// with room for `capacity` values.
     private mutating func makeUniqueOwned(capacity: Int) {
-        if isKnownUniquelyReferenced(&buffer), !isBorrowed, capacity <= buffer.capacity { return }
-        let copy = Buffer(capacity: Swift.max(capacity, buffer.count))
-        copy.append(UnsafeBufferPointer(start: buffer.base, count: buffer.count))
+        if isUniqueOwned, capacity <= self.capacity { return }
+        let copy = Buffer.make(capacity: Swift.max(capacity, count, 1))
+        if let buffer {
+            withExtendedLifetime(buffer) { copy.append(UnsafeBufferPointer(start: buffer.base, count: buffer.header.count)) }
+        }
         buffer = copy
     }
 
-    private final class Buffer: @unchecked Sendable {
-        // Mutated only through a uniquely referenced, owned buffer (the
-        // column's copy-on-write check), never while shared or borrowed.
-        let base: UnsafeMutablePointer<Element>
-        private(set) var count: Int
-        let capacity: Int
-        /// What keeps borrowed storage alive; nil when `base` is this buffer's allocation.
-        let owner: (AnyObject & Sendable)?
+    fileprivate struct Header {
+        var count: Int
+        /// Room in the buffer's own elements (0 when borrowed).
+        var capacity: Int
+        var borrowed: UnsafeMutablePointer<Element>?
+        /// What keeps borrowed values alive.
+        var owner: (AnyObject & Sendable)?
+    }
 
-        init(capacity: Int) {
-            base = .allocate(capacity: Swift.max(capacity, 1))
-            count = 0
-            self.capacity = capacity
-            owner = nil
+    fileprivate final class Buffer: ManagedBuffer<Header, Element> {
+        // Changed only through a uniquely referenced buffer that owns its
+        // elements (the column's copy-on-write check), never while shared
+        // or borrowed.
+
+        static func make(capacity: Int) -> Buffer {
+            unsafeDowncast(create(minimumCapacity: capacity) { _ in
+                Header(count: 0, capacity: capacity, borrowed: nil, owner: nil)
+            }, to: Buffer.self)
         }
 
-        init(borrowing start: UnsafePointer<Element>, count: Int, owner: AnyObject & Sendable) {
-            base = UnsafeMutablePointer(mutating: start)
-            self.count = count
-            capacity = count
-            self.owner = owner
+        static func make(borrowing start: UnsafePointer<Element>, count: Int, owner: AnyObject & Sendable) -> Buffer {
+            unsafeDowncast(create(minimumCapacity: 0) { _ in
+                Header(count: count, capacity: 0, borrowed: UnsafeMutablePointer(mutating: start), owner: owner)
+            }, to: Buffer.self)
+        }
+
+        var isBorrowed: Bool { withUnsafeMutablePointerToHeader { $0.pointee.borrowed != nil } }
+
+        /// Whether one more value fits in this buffer's own elements.
+        var hasRoomOfItsOwn: Bool {
+            withUnsafeMutablePointerToHeader { $0.pointee.borrowed == nil && $0.pointee.count < $0.pointee.capacity }
+        }
+
+        /// The first value: borrowed, or this buffer's own.
+        var base: UnsafeMutablePointer<Element> {
+            withUnsafeMutablePointers { header, elements in header.pointee.borrowed ?? elements }
         }
 
         func append(_ values: UnsafeBufferPointer<Element>) {
-            precondition(owner == nil && count + values.count <= capacity)
             guard let source = values.baseAddress, !values.isEmpty else { return }
-            (base + count).initialize(from: source, count: values.count)
-            count += values.count
+            withUnsafeMutablePointers { header, elements in
+                precondition(header.pointee.borrowed == nil && header.pointee.count + values.count <= header.pointee.capacity)
+                (elements + header.pointee.count).initialize(from: source, count: values.count)
+                header.pointee.count += values.count
+            }
         }
 
         func append(bytes start: UnsafeRawPointer, count added: Int) {
-            precondition(owner == nil && count + added <= capacity)
-            UnsafeMutableRawPointer(base + count).copyMemory(from: start, byteCount: added * MemoryLayout<Element>.stride)
-            count += added
-        }
-
-        deinit {
-            if owner == nil { base.deallocate() }
+            withUnsafeMutablePointers { header, elements in
+                precondition(header.pointee.borrowed == nil && header.pointee.count + added <= header.pointee.capacity)
+                UnsafeMutableRawPointer(elements + header.pointee.count)
+                    .copyMemory(from: start, byteCount: added * MemoryLayout<Element>.stride)
+                header.pointee.count += added
+            }
         }
     }
 }
 
 extension FlatColumn: RandomAccessCollection {
     var startIndex: Int { 0 }
-    var endIndex: Int { buffer.count }
+    var endIndex: Int { count }
+
+    /// Iterates from the first value's address, read once (the
+    /// collection's default would find it again for every value).
+    struct Iterator: IteratorProtocol {
+        private let buffer: Buffer?
+        private let base: UnsafeMutablePointer<Element>?
+        private let count: Int
+        private var index = 0
+
+        fileprivate init(_ buffer: Buffer?) {
+            self.buffer = buffer
+            base = buffer?.base
+            count = buffer?.header.count ?? 0
+        }
+
+        mutating func next() -> Element? {
+            guard index < count else { return nil }
+            defer { index += 1 }
+            return base.unsafelyUnwrapped[index]
+        }
+    }
+
+    func makeIterator() -> Iterator { Iterator(buffer) }
 
     func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R? {
-        try withExtendedLifetime(buffer) { try body(UnsafeBufferPointer(start: buffer.base, count: buffer.count)) }
+        try withUnsafeBufferPointer { buffer in try body(buffer) }
     }
 }

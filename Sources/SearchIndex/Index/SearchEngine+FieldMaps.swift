@@ -130,7 +130,7 @@ extension SearchEngine {
             matches.prefix.values.allSatisfy({ $0 <= 3 }), matches.whole.values.allSatisfy({ $0 <= 3 })
         else { return false }
         let reach = matches.prefix.keys.reduce(0) { $0 + trie[$1].documentCount }
-            + matches.whole.keys.reduce(0) { $0 + trie[$1].postings.count }
+            + matches.whole.keys.reduce(0) { $0 + trie[$1].postingList.count }
         return reach * 16 >= documents.count
     }
 

@@ -67,7 +67,7 @@ extension SearchEngine {
             trie.forEachPosting(under: node) { offer($0.doc, TermHit(typos: UInt8(typos), whole: false, field: $0.field)) }
         }
         for (node, typos) in matches[driver].whole {
-            for posting in trie[node].postings {
+            for posting in trie[node].postingList {
                 offer(posting.doc, TermHit(typos: UInt8(typos), whole: true, field: posting.field))
             }
         }

@@ -75,7 +75,7 @@ extension SearchEngine {
     /// The best documents among the node's own postings (whole-word matches).
     func ownTopList(_ node: Int32) -> [TopEntry] {
         if let cached = topLists.own(node) { return cached }
-        let list = best(trie[node].postings.map { TopEntry(doc: $0.doc, field: $0.field) })
+        let list = best(trie[node].postingList.map { TopEntry(doc: $0.doc, field: $0.field) })
         topLists.store(own: list, tail: listTail(list), for: node)
         return list
     }
@@ -89,7 +89,7 @@ extension SearchEngine {
         // recursion is done before this node gathers anything.
         var childLists: [[TopEntry]] = []
         var walked: [Int32] = []
-        var offered = trie[node].postings.count
+        var offered = trie[node].postingList.count
         for child in trie[node].children {
             if trie[child.node].documentCount > TopListCache.capacity {
                 childLists.append(subtreeTopList(child.node))
@@ -173,7 +173,7 @@ extension SearchEngine {
         var stack = starts
         while let node = stack.popLast() {
             _ = subtreeTopList(node)
-            if trie[node].postings.count > TopListCache.capacity { _ = ownTopList(node) }
+            if trie[node].postingList.count > TopListCache.capacity { _ = ownTopList(node) }
             if mapsServe, trie[node].documentCount >= fieldMapMinimum { _ = subtreeFieldMap(node) }
             for child in trie[node].children where trie[child.node].documentCount > topListThreshold {
                 stack.append(child.node)
@@ -240,7 +240,7 @@ extension SearchEngine {
             let wholeNodes = matches.whole.filter { $0.value == typos }.keys.sorted()
             let wholeLists = wholeNodes.map { node -> (entries: [TopEntry], complete: Bool) in
                 let list = ownTopList(node)
-                return (list, list.count == trie[node].postings.count)
+                return (list, list.count == trie[node].postingList.count)
             }
             guard take(wholeLists, typos: typos, whole: true) else { return nil }
             if ranked.count >= limit { break }

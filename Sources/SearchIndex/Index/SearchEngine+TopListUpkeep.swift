@@ -81,7 +81,7 @@ extension SearchEngine {
             // The posting is still there.
             if summary.own != nil, let token = tokenNodes.firstIndex(of: node),
                 !lists.remove(TopEntry(doc: slot, field: tokenFields[token]), from: &summary.own!, tail: &summary.ownTail,
-                              completeCount: lists.nodes[Int(node)].postings.count)
+                              completeCount: lists.nodes[Int(node)].postingList.count)
             {
                 summary.own = nil
             }

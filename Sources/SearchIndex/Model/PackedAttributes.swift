@@ -41,6 +41,9 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
         var owner: (AnyObject & Sendable)?
     }
 
+    /// Whether the bytes are borrowed from a loaded snapshot.
+    var isBorrowed: Bool { withUnsafeMutablePointerToHeader { $0.pointee.borrowed != nil } }
+
     /// The byte count and tail offset: what a cursor needs of the header
     /// (without copying the owner, a retain on every read).
     struct Layout {

@@ -16,11 +16,15 @@ import Foundation
 /// views      count · (identifier, [seconds])…
 /// documents  chunks · (kind, fields)…           kind 1: "as record n, which stands for it, says"
 /// slots      free slots · ranks · expirations · engaged flags
-/// trie       node columns · label counts · labels · child counts · children · posting counts · postings
-/// arena      heads · nodes · fields · places · starts · counts   columns: used where they lie
+/// trie       node columns · label counts · labels · child counts · children · posting counts · postings (a column)
+/// arena      heads · nodes · fields · places · starts · counts   (columns)
 /// best lists count · (node, [entry])… twice (subtree, own)
 /// trailer    magic
 /// ```
+///
+/// A column is a count, zeros to a multiple of 16 bytes from the start,
+/// and its values: a load from a mapped file uses it where it lies
+/// (`FlatColumn`).
 ///
 /// A chunked section is a count of chunks, each a byte length and then its
 /// own count and elements, so the chunks are found first and decoded on
@@ -30,7 +34,7 @@ import Foundation
 /// the expiring slots, and the merge maps (by URL, by related item).
 extension SearchEngine {
     static let snapshotMagic: UInt64 = 0x5345_4152_4348_4C54 // "SEARCHLT"
-    static let snapshotFormat: UInt32 = 11
+    static let snapshotFormat: UInt32 = 12
 
     private static var layoutSizes: [UInt32] {
         [MemoryLayout<TokenTrie.Posting>.stride, MemoryLayout<TokenTrie.Child>.stride, MemoryLayout<TopEntry>.stride,
@@ -245,8 +249,11 @@ extension SearchEngine {
         try out.write(array: nodes.map(\.stamp))
         try out.write(array: nodes.map { UInt32($0.children.count) })
         try out.write(array: nodes.flatMap(\.children))
-        try out.write(array: nodes.map { UInt32($0.postings.count) })
-        try out.write(array: nodes.flatMap(\.postings))
+        try out.write(array: nodes.map { UInt32($0.postingList.count) })
+        var postings = FlatColumn<TokenTrie.Posting>()
+        postings.reserveCapacity(nodes.reduce(0) { $0 + $1.postingList.count })
+        for node in nodes { node.postingList.withUnsafeBufferPointer { postings.append(contentsOf: $0) } }
+        try out.write(column: postings)
         let parts = trie.savedParts
         try out.write(array: parts.freeNodes)
         try out.write(parts.stampCounter)
@@ -486,7 +493,7 @@ extension SearchEngine {
         let childCounts: [UInt32] = try input.readArray()
         let (children, childTotal) = try input.readArrayInPlace(of: TokenTrie.Child.self)
         let postingCounts: [UInt32] = try input.readArray()
-        let (postings, postingTotal) = try input.readArrayInPlace(of: TokenTrie.Posting.self)
+        let (postings, postingTotal, lender) = try input.readColumnInPlace(of: TokenTrie.Posting.self)
         guard [parents.count, scalars.count, depths.count, labelCounts.count, subtreeCounts.count, documentCounts.count,
                stamps.count, childCounts.count, postingCounts.count].allSatisfy({ $0 == count }), count > 0 else {
             throw SnapshotError(.malformed, "the trie's columns differ in length")
@@ -516,6 +523,16 @@ extension SearchEngine {
             nonisolated(unsafe) let children = children, postings = postings
             let workers = count >= Self.parallelNodeMinimum ? Self.workerCount : 1
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                // Posting lists borrowed from the mapping when they can be
+                // (each worker's through an owner of its own: see `ChunkOwner`).
+                let workerLender = lender.map(ChunkOwner.init)
+                func postingList(at start: Int, count: Int) -> FlatColumn<TokenTrie.Posting> {
+                    let first = postings + start * MemoryLayout<TokenTrie.Posting>.stride
+                    if let workerLender {
+                        return FlatColumn(borrowing: first.assumingMemoryBound(to: TokenTrie.Posting.self), count: count, owner: workerLender)
+                    }
+                    return FlatColumn(copying: first, count: count, capacity: Self.postingCapacity(count))
+                }
                 for index in (count * worker / workers)..<(count * (worker + 1) / workers) {
                     let childStart = childStartsView[index], postingStart = postingStartsView[index]
                     (out.baseAddress! + index).initialize(to: TokenTrie.Node(
@@ -523,10 +540,7 @@ extension SearchEngine {
                         labelStart: UInt32(truncatingIfNeeded: labelStartsView[index]), labelCount: labelCounts[index],
                         children: children + childStart * MemoryLayout<TokenTrie.Child>.stride,
                         childCount: childStartsView[index + 1] - childStart,
-                        postings: SnapshotReader.array(
-                            from: postings + postingStart * MemoryLayout<TokenTrie.Posting>.stride,
-                            count: postingStartsView[index + 1] - postingStart,
-                            capacity: Self.postingCapacity(postingStartsView[index + 1] - postingStart)),
+                        postings: postingList(at: postingStart, count: postingStartsView[index + 1] - postingStart),
                         subtreeCount: UInt32(truncatingIfNeeded: subtreeCounts[index]),
                         documentCount: UInt32(truncatingIfNeeded: documentCounts[index]), stamp: stamps[index]))
                 }

@@ -126,20 +126,32 @@ struct SnapshotReader {
     /// bytes have an owner and the values are aligned there, else copied
     /// with room to grow.
     mutating func readColumn<T: BitwiseCopyable>(of _: T.Type = T.self) throws(SnapshotError) -> FlatColumn<T> {
+        let (start, count, lender) = try readColumnInPlace(of: T.self)
+        if let lender {
+            return FlatColumn(borrowing: start.assumingMemoryBound(to: T.self), count: count, owner: lender)
+        }
+        return FlatColumn(copying: start, count: count, capacity: Self.growingCapacity(count))
+    }
+
+    /// A column `write(column:)` wrote, left where it lies: its first
+    /// value, its count, and the owner to borrow it from (nil when it must
+    /// be copied: the bytes have no owner, or the values are not aligned).
+    mutating func readColumnInPlace<T: BitwiseCopyable>(
+        of _: T.Type = T.self
+    ) throws(SnapshotError) -> (start: UnsafeRawPointer, count: Int, lender: (AnyObject & Sendable)?) {
         let count = Int(try read(UInt64.self) & 0x7FFF_FFFF_FFFF_FFFF)
         let alignment = SnapshotWriter.columnAlignment
-        try need((alignment - offset % alignment) % alignment, "a column's padding")
-        offset += (alignment - offset % alignment) % alignment
+        let padding = (alignment - offset % alignment) % alignment
+        try need(padding, "a column's padding")
+        offset += padding
         let stride = MemoryLayout<T>.stride
-        guard count <= (bytes.count - offset) / max(stride, 1) else {
+        guard count <= (bytes.count - offset) / Swift.max(stride, 1) else {
             throw SnapshotError(.truncated, "the snapshot ends inside a column")
         }
         let start = bytes.baseAddress! + offset
         offset += count * stride
-        if let owner, Int(bitPattern: start) % MemoryLayout<T>.alignment == 0 {
-            return FlatColumn(borrowing: start.assumingMemoryBound(to: T.self), count: count, owner: owner)
-        }
-        return FlatColumn(copying: start, count: count, capacity: Self.growingCapacity(count))
+        let aligned = Int(bitPattern: start) % MemoryLayout<T>.alignment == 0
+        return (start, count, aligned ? owner : nil)
     }
 
     /// The capacity of an array loaded with room to grow.

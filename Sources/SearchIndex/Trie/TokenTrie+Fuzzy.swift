@@ -52,7 +52,7 @@ extension TokenTrie {
             if bound == 0 {
                 if let node = locus(of: pattern) {
                     result.prefix[node] = 0
-                    if Int(nodes[Int(node)].depth) == pattern.count, !nodes[Int(node)].postings.isEmpty {
+                    if Int(nodes[Int(node)].depth) == pattern.count, !nodes[Int(node)].postingList.isEmpty {
                         result.whole[node] = 0
                     }
                 }
@@ -141,7 +141,7 @@ extension TokenTrie {
                 best = distance
                 recorded = true
             }
-            if step == count - 1, distance <= bound, !nodes[Int(node)].postings.isEmpty {
+            if step == count - 1, distance <= bound, !nodes[Int(node)].postingList.isEmpty {
                 result.whole[node] = distance
             }
             // Below a prefix that matched with no typo nothing can match
