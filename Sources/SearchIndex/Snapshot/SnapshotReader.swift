@@ -1,3 +1,5 @@
+import Glibc
+
 /// Reads what `SnapshotWriter` wrote, checking every length against the
 /// bytes that remain: damaged input throws, it never reads out of bounds
 /// or allocates what the input cannot hold.
@@ -83,7 +85,8 @@ struct SnapshotReader {
         let utf8 = try readBytes(count)
         for string in recentStrings {
             var known = string
-            if known.withUTF8({ $0.count == count && $0.elementsEqual(utf8) }) {
+            // memcmp: the generic element-by-element comparison was 3% of a cold start.
+            if known.withUTF8({ $0.count == count && (count == 0 || memcmp($0.baseAddress!, utf8.baseAddress!, count) == 0) }) {
                 return string
             }
         }
