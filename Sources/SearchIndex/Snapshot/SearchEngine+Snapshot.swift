@@ -264,8 +264,11 @@ extension SearchEngine {
     /// `release` is told, as the load goes, how many leading bytes it will
     /// not read again (the caller may drop their pages). With an `owner`
     /// that keeps `bytes` valid and unchanged while it lives (a read-only
-    /// mapping of the file), the token arena's columns are read where they
-    /// lie instead of copied (`FlatColumn`); the engine keeps the owner.
+    /// mapping of the file), the token arena's columns, the posting lists
+    /// and the attribute sets are read where they lie instead of copied
+    /// (`FlatColumn`, `PackedAttributes.validating`); what reads them keeps
+    /// the owner. The identifier-keyed tables are built after this returns
+    /// (`SearchEngine+Tables`).
     public init(
         snapshot bytes: UnsafeRawBufferPointer, release: ((Int) -> Void)? = nil, owner: (AnyObject & Sendable)? = nil
     ) throws(SnapshotError) {
@@ -400,14 +403,15 @@ extension SearchEngine {
     /// The writer saves each record and each document's identifier once (it
     /// writes them from tables keyed by identifier), and the checksum
     /// guards the file; should an identifier come twice all the same, the
-    /// first one is kept.
+    /// last slot and the record read last stand (the load can no longer
+    /// refuse the file: the engine is answering by then).
     private static func identifierTables(from handOver: TableHandOver) -> IdentifierTables {
         var tables = IdentifierTables()
         tables.documentIndex.reserveCapacity(SnapshotReader.growingCapacity(handOver.documents.count))
         handOver.documents.withUnsafeBufferPointer { documents in
             for slot in documents.indices {
                 guard let identifier = documents[slot]?.uniqueIdentifier else { continue }
-                if tables.documentIndex[identifier] == nil { tables.documentIndex[identifier] = UInt32(slot) }
+                tables.documentIndex[identifier] = UInt32(slot)
             }
         }
         // Released here, before the engine can change its documents (a
@@ -416,7 +420,6 @@ extension SearchEngine {
         tables.records.reserveCapacity(SnapshotReader.growingCapacity(handOver.records.count))
         while let record = handOver.records.popLast() {
             let id = record.item.uniqueIdentifier
-            guard tables.records[id] == nil else { continue }
             if let url = record.item.attributeSet.url {
                 switch record.source {
                 case .item: tables.itemsByURL[url, default: []].insert(id)
