@@ -315,11 +315,11 @@ extension SearchEngine {
         input.releaseConsumed()
         // The identifier-keyed tables (a million records moved in, the URL
         // maps noted, every identifier hashed into the slot map) are built
-        // on another thread, and the engine answers without them: see
-        // `SearchEngine+Tables`.
+        // on another thread once the load is done (started earlier, it
+        // took a core from the trie's build), and the engine answers
+        // without them: see `SearchEngine+Tables`.
         let handOver = TableHandOver(records: loadedRecords, documents: documents)
         loadedRecords = [] // the hand-over holds the only reference: moved, not copied
-        pendingTables = PendingTables { Self.identifierTables(from: handOver) }
         freeDocuments = try input.readArray()
         ranks = try input.readArray(growing: true)
         expirations = try input.readArray(growing: true)
@@ -375,6 +375,7 @@ extension SearchEngine {
         for (id, activity) in activities {
             if let related = activity.relatedUniqueIdentifier { activitiesByItem[related, default: []].insert(id) }
         }
+        pendingTables = PendingTables { Self.identifierTables(from: handOver) }
     }
 
     /// Keeps a snapshot's bytes alive for the values of one chunk that borrow them.
