@@ -143,7 +143,7 @@ enum SnapshotFile {
 /// column that reads from it is gone. The file is only ever replaced by a
 /// rename (`SnapshotFile.write`), never changed in place, so the mapped
 /// pages stay what was checked.
-private final class Mapping: @unchecked Sendable {
+private final class Mapping: DroppablePages, @unchecked Sendable {
     // Immutable after init; the pages are read-only.
     let start: UnsafeMutableRawPointer
     let size: Int
@@ -152,6 +152,10 @@ private final class Mapping: @unchecked Sendable {
         self.start = start
         self.size = size
     }
+
+    /// Safe at any moment: the mapping is private and never written, so a
+    /// dropped page reads the same from the page cache.
+    func dropPages() { madvise(start, size, MADV_DONTNEED) }
 
     deinit { munmap(start, size) }
 }

@@ -192,6 +192,26 @@ import Testing
         #expect(released == nil)
     }
 
+    @Test func theFirstChangeAfterABorrowingLoadTakesTheCopiesMadeBehindIt() throws {
+        var original = busyEngine(2)
+        let (borrowing, owner) = try Self.loadBorrowing(try Self.bytes(of: original))
+        var loaded = borrowing
+        #expect(loaded.tokens.isBorrowed && loaded.trie.nodes.contains { $0.postingList.isBorrowed })
+        loaded.pendingTables?.waitForCopies()
+        let change: (inout SearchEngine) -> Void = { $0.index(self.richItems(7, count: 50)) }
+        change(&original)
+        change(&loaded)
+        // Nothing borrowed is left, and the copies answer as the original.
+        #expect(!loaded.tokens.heads.isBorrowed && !loaded.tokens.counts.isBorrowed)
+        #expect(!loaded.trie.nodes.contains { $0.postingList.isBorrowed })
+        expectSameAnswers(original, loaded, "after the copies", seed: 2, queries: 40)
+        let deletions: (inout SearchEngine) -> Void = { e in e.deleteItems(identifiers: Array(e.records.keys.sorted().prefix(300))) }
+        deletions(&original)
+        deletions(&loaded)
+        expectSameAnswers(original, loaded, "deleted after the copies", seed: 3, queries: 40)
+        withExtendedLifetime(owner) {}
+    }
+
     @Test func theFirstReadOfALoadedTableWaitsForIt() throws {
         let original = busyEngine(4)
         let (loaded, owner) = try Self.loadBorrowing(try Self.bytes(of: original))

@@ -77,6 +77,15 @@ struct FlatColumn<Element: BitwiseCopyable & Sendable>: @unchecked Sendable {
         }
     }
 
+    /// A copy in storage of its own with room for `capacity` values,
+    /// whatever this one's storage is.
+    func ownedCopy(capacity: Int) -> FlatColumn {
+        var copy = FlatColumn()
+        copy.buffer = Buffer.make(capacity: Swift.max(capacity, count, 1))
+        withUnsafeBufferPointer { copy.buffer.unsafelyUnwrapped.append($0) }
+        return copy
+    }
+
     mutating func reserveCapacity(_ minimum: Int) {
         guard minimum > capacity || !isUniqueOwned else { return }
         makeUniqueOwned(capacity: Swift.max(minimum, count))

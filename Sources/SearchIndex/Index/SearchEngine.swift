@@ -291,6 +291,9 @@ public struct SearchEngine: Sendable {
 
     /// Rebuilds the documents named by `ids` from the records, in place.
     mutating func refresh(_ ids: Set<String>) {
+        // Every change comes through here: the tables (and the owned copies
+        // of what a load borrowed) are taken before anything is changed.
+        settleTables()
         if !ids.isEmpty { termMatches = TermMatchCache() }
         let order = ids.sorted()
         // In chunks, so that a large batch never holds every pending token at once.

@@ -46,6 +46,31 @@ struct TokenArena: Sendable {
         liveTokens = counts.reduce(0) { $0 + Int($1) }
     }
 
+    /// Whether every column is still read from a loaded snapshot (none changed since).
+    var isBorrowed: Bool {
+        heads.isBorrowed && nodes.isBorrowed && fields.isBorrowed && places.isBorrowed && starts.isBorrowed
+            && counts.isBorrowed
+    }
+
+    /// The same arena in memory of its own, each column with room to grow
+    /// by an eighth (made in the background after a load: see
+    /// `SearchEngine+Tables`).
+    /// `copied` is called after each column.
+    func ownedCopy(_ copied: () -> Void = {}) -> TokenArena {
+        func copy<T>(_ column: FlatColumn<T>) -> FlatColumn<T> {
+            defer { copied() }
+            return column.ownedCopy(capacity: column.count + column.count / 8)
+        }
+        var arena = self
+        arena.heads = copy(heads)
+        arena.nodes = copy(nodes)
+        arena.fields = copy(fields)
+        arena.places = copy(places)
+        arena.starts = copy(starts)
+        arena.counts = copy(counts)
+        return arena
+    }
+
     @inline(__always) func span(of slot: UInt32) -> Range<Int> {
         guard Int(slot) < starts.count else { return 0..<0 }
         let start = Int(starts[Int(slot)])

@@ -375,7 +375,13 @@ extension SearchEngine {
         for (id, activity) in activities {
             if let related = activity.relatedUniqueIdentifier { activitiesByItem[related, default: []].insert(id) }
         }
-        pendingTables = PendingTables { Self.identifierTables(from: handOver) }
+        let (borrowedArena, borrowedTrie) = (tokens.isBorrowed ? tokens : nil, trie)
+        pendingTables = PendingTables(
+            { Self.identifierTables(from: handOver) },
+            then: { dropPages in
+                OwnedCopies(arena: borrowedArena?.ownedCopy(dropPages) ?? TokenArena(), postingLists: borrowedTrie.ownedPostingCopies())
+            },
+            dropping: input.owner as? DroppablePages)
     }
 
     /// Keeps a snapshot's bytes alive for the values of one chunk that borrow them.

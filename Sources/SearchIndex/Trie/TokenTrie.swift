@@ -181,6 +181,26 @@ struct TokenTrie: Sendable {
     /// one pause of about a tenth of a second.
     private var postingsBorrowed = false
 
+    /// Copies of the borrowed posting lists, by node (nil where a list is
+    /// not borrowed), made in the background after a load.
+    func ownedPostingCopies() -> [FlatColumn<Posting>?] {
+        guard postingsBorrowed else { return [] }
+        return nodes.map { node in
+            node.postingList.isBorrowed
+                ? node.postingList.ownedCopy(capacity: SearchEngine.postingCapacity(node.postingList.count)) : nil
+        }
+    }
+
+    /// Takes `copies` (from `ownedPostingCopies()`) in place of the borrowed
+    /// lists, when no list has changed since.
+    mutating func adoptPostings(_ copies: [FlatColumn<Posting>?]) {
+        guard postingsBorrowed, copies.count == nodes.count else { return }
+        for index in nodes.indices {
+            if let copy = copies[index] { nodes[index].postingList = copy }
+        }
+        postingsBorrowed = false
+    }
+
     private mutating func ownPostings() {
         guard postingsBorrowed else { return }
         for index in nodes.indices where nodes[index].postingList.isBorrowed {
