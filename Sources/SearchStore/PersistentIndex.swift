@@ -34,6 +34,12 @@ public final class PersistentIndex {
     private var loadedEngine: SearchEngine?
     /// Whether the engine has been loaded (reading `engine` would load it).
     public var isEngineLoaded: Bool { loadedEngine != nil }
+    /// Takes a loaded engine's background work into it once it is done
+    /// (`SearchEngine.settleLoadIfReady`); for an idle moment.
+    @discardableResult
+    public func settleLoadedEngineIfReady() -> Bool {
+        loadedEngine?.settleLoadIfReady() ?? false
+    }
     public let store: IndexStore
     public private(set) var lastClientState: String?
     /// The indexing preference, known without loading the engine.

@@ -186,6 +186,7 @@ import Testing
         let before = copy!.search(SearchQuery("ka", now: referenceNow)).results.map(\.title)
         #expect(!before.isEmpty)
         #expect(copy!.records.count > 1_000) // waits for the tables built on another thread
+        copy!.pendingTables?.waitForCopies()
         copy = nil
         // That thread lets go of its work a moment after handing it over.
         for _ in 0..<200 where released != nil { usleep(5_000) }
@@ -209,6 +210,44 @@ import Testing
         deletions(&original)
         deletions(&loaded)
         expectSameAnswers(original, loaded, "deleted after the copies", seed: 3, queries: 40)
+        withExtendedLifetime(owner) {}
+    }
+
+    @Test func anIdleOwnerTakesTheLoadsWorkOnceItIsDone() throws {
+        let original = busyEngine(12)
+        let (borrowing, owner) = try Self.loadBorrowing(try Self.bytes(of: original))
+        var loaded = borrowing
+        loaded.pendingTables?.waitForCopies()
+        #expect(loaded.tokens.isBorrowed)
+        let settled = loaded.settleLoadIfReady()
+        #expect(settled)
+        #expect(loaded.pendingTables == nil && !loaded.tokens.heads.isBorrowed)
+        #expect(!loaded.trie.nodes.contains { $0.postingList.isBorrowed })
+        let again = loaded.settleLoadIfReady()
+        #expect(!again)
+        expectSameAnswers(original, loaded, "settled", seed: 12, queries: 40)
+        withExtendedLifetime(owner) {}
+    }
+
+    /// While a load's identifier map is being built, a query finds the
+    /// viewed documents from the per-slot flags: the two must agree.
+    @Test func viewedDocumentsFromTheFlagsAreThoseTheMapFinds() throws {
+        var engine = busyEngine(13)
+        func agree(_ stage: String) {
+            let fromMap = Set(engine.engagements.keys.compactMap { engine.documentIndex[$0] })
+            #expect(!fromMap.isEmpty, "\(stage)")
+            #expect(engine.engagedDocumentsFromFlags() == fromMap, "\(stage)")
+        }
+        agree("built")
+        let viewed = engine.engagements.keys.sorted()
+        engine.deleteItems(identifiers: Array(viewed.prefix(2)))
+        agree("viewed items deleted")
+        engine.index(richItems(14, count: 100))
+        agree("slots reused")
+        engine.becomeCurrent(activity(for: engine.records.keys.sorted()[9]), at: referenceNow)
+        agree("viewed again")
+        let (loaded, owner) = try Self.loadBorrowing(try Self.bytes(of: engine))
+        #expect(loaded.engagedDocumentsFromFlags() == engine.engagedDocumentsFromFlags())
         withExtendedLifetime(owner) {}
     }
 

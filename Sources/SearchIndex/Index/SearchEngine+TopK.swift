@@ -195,7 +195,7 @@ extension SearchEngine {
         let reach = matches.prefix.keys.reduce(0) { $0 + trie[$1].documentCount }
         guard reach > topListThreshold else { return nil }
         let limit = query.limit
-        let engaged = Set(engagements.keys.compactMap { documentIndex[$0] })
+        let engaged = engagedDocuments()
         var seen = Set<UInt32>()
         var ranked: [(key: RankingKey, doc: UInt32)] = []
 
@@ -265,6 +265,23 @@ extension SearchEngine {
         }
         ranked.sort { $0.key < $1.key }
         return (matchCount(matches, of: term, now: query.now), Array(ranked.prefix(limit)))
+    }
+
+    /// The slots of documents with views. Found from the per-slot flags
+    /// while a load's identifier map is still being built: waiting for it
+    /// made the first query of a cold start take it whole (0.7 s at a
+    /// million items) as soon as anything had been viewed.
+    func engagedDocuments() -> Set<UInt32> {
+        guard !engagements.isEmpty else { return [] }
+        if let pendingTables, !pendingTables.tablesReady { return engagedDocumentsFromFlags() }
+        return Set(engagements.keys.compactMap { documentIndex[$0] })
+    }
+
+    /// The same set from the per-slot flags (a pass over every slot).
+    func engagedDocumentsFromFlags() -> Set<UInt32> {
+        engagedSlots.withUnsafeBufferPointer { flags in
+            Set(flags.indices.lazy.filter { flags[$0] && self.documents[$0] != nil }.map { UInt32($0) })
+        }
     }
 
     /// Distinct visible documents the term matches: from the trie's counts

@@ -47,7 +47,11 @@ public final class IndexBackend: SearchBackend {
     }
 
     public func pump() -> Bool {
-        guard let (slice, label) = imports.next() else { return false }
+        guard let (slice, label) = imports.next() else {
+            // Idle: a snapshot load's tables and copies are taken in once made.
+            index.settleLoadedEngineIfReady()
+            return false
+        }
         do {
             try index.index(slice, clientState: "importing \(label)", at: clock())
         } catch {
