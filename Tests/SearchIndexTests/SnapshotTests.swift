@@ -248,6 +248,8 @@ import Testing
         agree("viewed again")
         let (loaded, owner) = try Self.loadBorrowing(try Self.bytes(of: engine))
         #expect(loaded.engagedDocumentsFromFlags() == engine.engagedDocumentsFromFlags())
+        // What a query uses until the loaded engine's map is taken in.
+        #expect(loaded.engagedAtLoad == engine.engagedDocumentsFromFlags())
         withExtendedLifetime(owner) {}
     }
 

@@ -97,7 +97,10 @@ extension SearchEngine {
                 whole += hit.whole ? 1 : 0
                 fields += Int(hit.field)
             }
-            let engagement = engagementScore(of: document.uniqueIdentifier, at: query.now).score
+            // The slot's flag first: with a single view anywhere, hashing
+            // every candidate's identifier made a 1M index's keystrokes
+            // three times slower (p50 0.15 -> 0.45 ms).
+            let engagement = engagedSlots[Int(doc)] ? engagementScore(of: document.uniqueIdentifier, at: query.now).score : 0
             ranked.append((RankingKey(
                 typos: typos, wholeWords: whole, fieldScore: fields, engagement: engagement,
                 sources: document.sourceCount, titleLength: document.titleLength,

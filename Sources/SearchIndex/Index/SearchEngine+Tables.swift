@@ -66,11 +66,19 @@ extension SearchEngine {
     /// too when they are ready and nothing borrowed has changed since.
     mutating func settleTables() {
         guard pendingTables != nil else { return }
-        let copies = pendingTables!.readyCopies()
         // Taken when no copy of the engine shares them: left shared, the
-        // first change to a million-record table would copy it whole.
-        settled = isKnownUniquelyReferenced(&pendingTables) ? pendingTables!.take() : pendingTables!.wait()
+        // first change to a million-record table (or to a copied column)
+        // would copy it whole.
+        let copies: OwnedCopies?
+        if isKnownUniquelyReferenced(&pendingTables) {
+            settled = pendingTables!.take()
+            copies = pendingTables!.takeReadyCopies()
+        } else {
+            settled = pendingTables!.wait()
+            copies = pendingTables!.readyCopies()
+        }
         pendingTables = nil
+        engagedAtLoad = []
         if let copies {
             if tokens.isBorrowed { tokens = copies.arena }
             trie.adoptPostings(copies.postingLists)
@@ -104,11 +112,19 @@ public protocol DroppablePages: AnyObject, Sendable {
 
 /// Tables being built on another thread, then the owned copies.
 final class PendingTables: @unchecked Sendable {
-    // Each written once on the worker before its group is left; read, or
-    // (the tables) taken by the only engine that holds this, after waiting.
-    private var result: IdentifierTables?
+    /// What the worker makes. The worker holds this, not the
+    /// `PendingTables`, so an engine that holds the only reference to the
+    /// latter can take the results out (`take`) while the worker is still
+    /// finishing: shared, they would be copied by the first change.
+    private final class Results: @unchecked Sendable {
+        // Each written once on the worker before its group is left; read,
+        // or taken, only after waiting on that group.
+        var tables: IdentifierTables?
+        var copies: OwnedCopies?
+    }
+
+    private let results = Results()
     private let group = DispatchGroup()
-    private var copies: OwnedCopies?
     private let copiesGroup = DispatchGroup()
 
     /// `copy` is handed a function that drops the lender's mapped pages,
@@ -125,17 +141,18 @@ final class PendingTables: @unchecked Sendable {
         // from the trie's build, and the load took up to twice as long);
         // it gets every idle core, and one waiting for it leaves a core idle.
         // (On Linux a nice value is the calling thread's, not the process's.)
+        let (results, group, copiesGroup) = (results, group, copiesGroup)
         let thread = Thread {
             setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
             // The tables read every record's set, and copying reads the
             // borrowed half of the file: their pages are dropped as each
             // part is done, or they would count in the process until it
             // ends (a peak of 1.7 GB at a million items, against 1.2 GB).
-            self.result = work()
-            self.group.leave()
+            results.tables = work()
+            group.leave()
             dropping?.dropPages()
-            self.copies = copy { dropping?.dropPages() }
-            self.copiesGroup.leave()
+            results.copies = copy { dropping?.dropPages() }
+            copiesGroup.leave()
             dropping?.dropPages()
         }
         thread.start()
@@ -143,12 +160,19 @@ final class PendingTables: @unchecked Sendable {
 
     func wait() -> IdentifierTables {
         group.wait()
-        return result!
+        return results.tables!
     }
 
     /// The owned copies if they are made, without waiting for them.
     func readyCopies() -> OwnedCopies? {
-        copiesGroup.wait(timeout: .now()) == .success ? copies : nil
+        copiesGroup.wait(timeout: .now()) == .success ? results.copies : nil
+    }
+
+    /// `readyCopies()`, no longer held here (the caller holds the only reference).
+    func takeReadyCopies() -> OwnedCopies? {
+        guard copiesGroup.wait(timeout: .now()) == .success else { return nil }
+        defer { results.copies = nil }
+        return results.copies
     }
 
     /// Whether the tables are made (reading them will not wait).
@@ -163,7 +187,7 @@ final class PendingTables: @unchecked Sendable {
     /// The tables, no longer held here (the caller holds the only reference).
     func take() -> IdentifierTables {
         group.wait()
-        defer { result = nil }
-        return result!
+        defer { results.tables = nil }
+        return results.tables!
     }
 }

@@ -14,6 +14,9 @@ public struct SearchEngine: Sendable {
     var settled = IdentifierTables()
     /// Those tables while a snapshot load still builds them.
     var pendingTables: PendingTables?
+    /// The slots of viewed documents as a snapshot load found them, for
+    /// queries while `pendingTables` are built.
+    var engagedAtLoad: Set<UInt32> = []
     /// Searchable activities, by `UserActivity.identifier`.
     public internal(set) var activities: [String: UserActivity] = [:]
     /// View times, by the identifier they count toward.
@@ -605,6 +608,7 @@ public struct SearchEngine: Sendable {
 
     /// Notes that `identifier` has views, for the query loop's engaged check.
     private mutating func markEngaged(_ identifier: String) {
+        settleTables()
         if let slot = documentIndex[identifier] { engagedSlots[Int(slot)] = true }
     }
 

@@ -327,6 +327,7 @@ extension SearchEngine {
         guard ranks.count == expirations.count, ranks.count == engagedSlots.count, ranks.count <= documents.count else {
             throw SnapshotError(.malformed, "the slot tables differ in length")
         }
+        if !engagements.isEmpty { engagedAtLoad = engagedDocumentsFromFlags() }
         // Expiring documents are few: found from the expirations, without
         // touching every document.
         for slot in expirations.indices where expirations[slot] != .infinity && documents[slot]?.expirationDate != nil {
