@@ -93,18 +93,12 @@ enum SnapshotFile {
         // The file's pages count in this process's memory while mapped, and
         // a whole file resident beside the structures built from it made a
         // cold start's peak the file's size larger (2.8 GB at a million
-        // items). Pages are dropped once read for the last time: all of
-        // them after the checksum (nothing else is held yet), then the
-        // load's as each section is built (they come back from the page
-        // cache if touched again: nothing is lost).
-        var dropped = 0
+        // items). Pages are dropped as they are read: each stretch as the
+        // checksum goes and all of them after it, then through the
+        // mapping's `dropPages` as each section is built and as the
+        // background copies go (they come back from the page cache if
+        // touched again: nothing is lost).
         let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
-        func drop(before end: Int) {
-            let limit = min(end, size) / pageSize * pageSize
-            guard limit > dropped else { return }
-            madvise(mapping + dropped, limit - dropped, MADV_DONTNEED)
-            dropped = limit
-        }
         var offset = 0
         func take(_ count: Int) -> UnsafeRawBufferPointer? {
             guard count <= bytes.count - offset else { return nil }
@@ -122,7 +116,6 @@ enum SnapshotFile {
         guard length == UInt64(bytes.count - offset), let payload = take(Int(length)) else {
             return .failure(.damaged("its length does not match the file"))
         }
-        let payloadStart = offset - payload.count
         let checksum = SnapshotChecksum.of(payload, workers: ParallelWork.workerCount) { stretch in
             // The whole pages inside the stretch (its edges' pages go with the whole mapping's below).
             let start = (Int(bitPattern: stretch.baseAddress!) + pageSize - 1) / pageSize * pageSize
@@ -130,9 +123,9 @@ enum SnapshotFile {
             if end > start { madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_DONTNEED) }
         }
         guard checksum.value == expected else { return .failure(.damaged("its checksum does not match")) }
-        madvise(mapping, size, MADV_DONTNEED)
+        owner.dropPages()
         do {
-            return .success(try SearchEngine(snapshot: payload, release: { consumed in drop(before: payloadStart + consumed) }, owner: owner))
+            return .success(try SearchEngine(snapshot: payload, owner: owner))
         } catch {
             return .failure(.damaged(error.message))
         }

@@ -27,7 +27,7 @@ import Testing
         let bytes: UnsafeMutableRawBufferPointer
         init(_ source: [UInt8]) {
             bytes = .allocate(byteCount: source.count, alignment: 16)
-            bytes.copyMemory(from: UnsafeRawBufferPointer(start: source, count: source.count))
+            source.withUnsafeBytes { bytes.copyMemory(from: $0) }
         }
         deinit { bytes.deallocate() }
     }

@@ -175,9 +175,6 @@ final class PendingTables: @unchecked Sendable {
         return results.copies
     }
 
-    /// Whether the tables are made (reading them will not wait).
-    var tablesReady: Bool { group.wait(timeout: .now()) == .success }
-
     /// Whether the tables and the copies are both made.
     var isDone: Bool { copiesGroup.wait(timeout: .now()) == .success }
 

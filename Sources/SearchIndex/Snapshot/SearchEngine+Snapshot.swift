@@ -261,18 +261,16 @@ extension SearchEngine {
 
     /// Loads an engine from `bytes` as `writeSnapshot` wrote them.
     ///
-    /// `release` is told, as the load goes, how many leading bytes it will
-    /// not read again (the caller may drop their pages). With an `owner`
-    /// that keeps `bytes` valid and unchanged while it lives (a read-only
-    /// mapping of the file), the token arena's columns, the posting lists
-    /// and the attribute sets are read where they lie instead of copied
-    /// (`FlatColumn`, `PackedAttributes.validating`); what reads them keeps
-    /// the owner. The identifier-keyed tables are built after this returns
+    /// With an `owner` that keeps `bytes` valid and unchanged while it
+    /// lives (a read-only mapping of the file), the token arena's columns,
+    /// the posting lists and the attribute sets are read where they lie
+    /// instead of copied (`FlatColumn`, `PackedAttributes.validating`);
+    /// what reads them keeps the owner. An owner that is `DroppablePages`
+    /// is asked to drop its pages as each section is built. The
+    /// identifier-keyed tables are built after this returns
     /// (`SearchEngine+Tables`).
-    public init(
-        snapshot bytes: UnsafeRawBufferPointer, release: ((Int) -> Void)? = nil, owner: (AnyObject & Sendable)? = nil
-    ) throws(SnapshotError) {
-        var input = SnapshotReader(bytes, release: release, owner: owner)
+    public init(snapshot bytes: UnsafeRawBufferPointer, owner: (AnyObject & Sendable)? = nil) throws(SnapshotError) {
+        var input = SnapshotReader(bytes, owner: owner)
         guard try input.read(UInt64.self) == Self.snapshotMagic else {
             throw SnapshotError(.incompatible, "not an engine snapshot")
         }
@@ -579,4 +577,3 @@ extension Document {
             && visibility == item.visibility
     }
 }
-

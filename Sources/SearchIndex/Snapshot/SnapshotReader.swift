@@ -9,25 +9,22 @@ struct SnapshotReader {
     /// Strings read by `readRepeatedOptionalString`, handed back again when
     /// the same bytes come (a few domains name a million items).
     private var recentStrings: [String] = []
-    /// Told how many leading bytes will not be read again (see `releaseConsumed()`).
-    private let release: ((Int) -> Void)?
     /// Keeps `bytes` valid and unchanged for as long as it lives, so
     /// columns may borrow them; nil: every column is copied.
     let owner: (AnyObject & Sendable)?
 
-    init(_ bytes: UnsafeRawBufferPointer, release: ((Int) -> Void)? = nil, owner: (AnyObject & Sendable)? = nil) {
+    init(_ bytes: UnsafeRawBufferPointer, owner: (AnyObject & Sendable)? = nil) {
         self.bytes = bytes
-        self.release = release
         self.owner = owner
     }
 
-    /// Tells the owner of the bytes that everything before the current
-    /// offset has been read for good, so a mapped file's pages can be
-    /// dropped as its structures are built: they would otherwise stay
-    /// resident beside their copies until the load ends (a gigabyte at a
-    /// million items).
+    /// Lets the owner of the bytes drop the pages read so far, when it can
+    /// (`DroppablePages`), as the structures are built from them: they
+    /// would otherwise stay resident beside those structures until the
+    /// load ends (a gigabyte at a million items). Pages read again come
+    /// back from the page cache.
     func releaseConsumed() {
-        release?(offset)
+        (owner as? DroppablePages)?.dropPages()
     }
 
     var isAtEnd: Bool { offset == bytes.count }
@@ -147,12 +144,7 @@ struct SnapshotReader {
         let padding = (alignment - offset % alignment) % alignment
         try need(padding, "a column's padding")
         offset += padding
-        let stride = MemoryLayout<T>.stride
-        guard count <= (bytes.count - offset) / Swift.max(stride, 1) else {
-            throw SnapshotError(.truncated, "the snapshot ends inside a column")
-        }
-        let start = bytes.baseAddress! + offset
-        offset += count * stride
+        let start = try takeValues(of: T.self, count: count)
         let aligned = Int(bitPattern: start) % MemoryLayout<T>.alignment == 0
         return (start, count, aligned ? owner : nil)
     }
@@ -166,13 +158,17 @@ struct SnapshotReader {
         of _: T.Type = T.self
     ) throws(SnapshotError) -> (start: UnsafeRawPointer, count: Int) {
         let count = Int(try read(UInt64.self) & 0x7FFF_FFFF_FFFF_FFFF)
+        return (try takeValues(of: T.self, count: count), count)
+    }
+
+    /// The next `count` values of `T`, left where they lie.
+    private mutating func takeValues<T>(of _: T.Type, count: Int) throws(SnapshotError) -> UnsafeRawPointer {
         let stride = MemoryLayout<T>.stride
         guard count <= (bytes.count - offset) / max(stride, 1) else {
             throw SnapshotError(.truncated, "the snapshot ends inside an array")
         }
-        let start = bytes.baseAddress! + offset
-        offset += count * stride
-        return (start, count)
+        defer { offset += count * stride }
+        return bytes.baseAddress! + offset
     }
 
     /// A new array holding `count` values of `T` copied from `raw` (which

@@ -203,10 +203,7 @@ struct TokenTrie: Sendable {
 
     private mutating func ownPostings() {
         guard postingsBorrowed else { return }
-        for index in nodes.indices where nodes[index].postingList.isBorrowed {
-            nodes[index].postingList.reserveCapacity(SearchEngine.postingCapacity(nodes[index].postingList.count))
-        }
-        postingsBorrowed = false
+        adoptPostings(ownedPostingCopies())
     }
 
     /// The parts `init(restoring:)` takes.
