@@ -11,6 +11,18 @@ import Testing
         #expect(TextNormalizer.normalize("ｶﾀｶﾅ") == "カタカナ")
     }
 
+    /// Han ideographs skip Foundation's fold: each must fold as it would.
+    @Test func hanIdeographsFoldAsFoundationFoldsThem() {
+        let ideographs = Array(0x3400...0x4DBF) + Array(0x4E00...0x9FFF)
+        let differing = ideographs.filter { value in
+            let character = Character(Unicode.Scalar(UInt32(value))!)
+            // Scalar by scalar: String equality is canonical equivalence.
+            return Array(TextNormalizer.fold(character).unicodeScalars)
+                != Array(TextNormalizer.foldedByFoundation(character).unicodeScalars)
+        }
+        #expect(differing.isEmpty)
+    }
+
     @Test func cjkGivesCharactersAndAdjacentPairs() {
         #expect(texts("北极光") == ["北", "北极", "极", "极光", "光"])
         #expect(Tokenizer.queryTerms("北极光") == ["北极", "极光"])

@@ -53,16 +53,16 @@ struct Document: Sendable {
 
     /// The title results show: the attribute set's shown title (it was
     /// built from it), else the document's own.
-    var title: String { attributes?.shownTitle ?? ownTitle }
+    @inline(__always) var title: String { attributes?.shownTitle ?? ownTitle }
 
     /// The content type results show, found the same way as the title.
-    var contentType: String { attributes?.contentType ?? ownContentType }
+    @inline(__always) var contentType: String { attributes?.contentType ?? ownContentType }
 
     /// The title's length in characters (the rank's shorter-title rule).
-    var titleLength: Int { Int(storedTitleLength) }
+    @inline(__always) var titleLength: Int { Int(storedTitleLength) }
     /// Every source that indexes this document, in `Source` order.
-    var sources: [Source] { sourceSet.list }
-    var sourceCount: Int { sourceSet.count }
+    @inline(__always) var sources: [Source] { sourceSet.list }
+    @inline(__always) var sourceCount: Int { sourceSet.count }
 
     /// The first eight bytes of the identifier, big-endian: most identifier
     /// comparisons end here without touching the string.

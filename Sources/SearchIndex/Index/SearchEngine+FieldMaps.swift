@@ -235,23 +235,39 @@ extension SearchEngine {
             }
             guard reached > 0 else { return }
             ranks.withUnsafeBufferPointer { ranks in
+            rankTiers.withUnsafeBufferPointer { tiers in
             engagedSlots.withUnsafeBufferPointer { engagedSlots in
                 let precedes = Self.packedOrder(ranks: ranks, documents: documentsView)
                 let collected = eachPart { [bound] part -> KeptCandidates in
                     var kept = KeptCandidates(limit: limit)
                     for slot in part where rules[slot] <= bound {
                         let value = UInt64(rules[slot])
+                        let ruleBits = (value / 225) << 56 | (value % 225 / 25) << 48 | (value % 25) << 40
+                        if engagedSlots[slot] {
+                            let rank = ranks[slot]
+                            kept.engaged.append(PackedCandidate(
+                                key: ruleBits | UInt64(255 - rank.sources) << 32 | UInt64(rank.titleLength), doc: UInt32(slot)))
+                            continue
+                        }
+                        // A broad query has hundreds of thousands of matches at
+                        // its bound ("cozo l"): most are turned away by their
+                        // tier, without their rank (whose loads were two
+                        // thirds of this pass).
+                        if kept.isFull,
+                            Self.isBeaten(ruleBits: ruleBits, slot: slot, worst: kept.heap[0], tiers: tiers, ranks: ranks)
+                        {
+                            continue
+                        }
                         let rank = ranks[slot]
-                        let key = (value / 225) << 56 | (value % 225 / 25) << 48 | (value % 25) << 40
-                            | UInt64(255 - rank.sources) << 32 | UInt64(rank.titleLength)
-                        let candidate = PackedCandidate(key: key, doc: UInt32(slot))
-                        if engagedSlots[slot] { kept.engaged.append(candidate) } else { kept.offer(candidate, precedes: precedes) }
+                        kept.offer(PackedCandidate(
+                            key: ruleBits | UInt64(255 - rank.sources) << 32 | UInt64(rank.titleLength), doc: UInt32(slot)),
+                            precedes: precedes)
                     }
                     return kept
                 }
                 // Parts kept no totals (counted above): only their best are merged.
                 for part in collected { kept.absorb(part, precedes: precedes) }
-            }}
+            }}}
         }
         let probes = matches.compactMap { TermProbe(matches: $0, trie: trie) }
         return response(

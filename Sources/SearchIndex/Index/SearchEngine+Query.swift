@@ -122,7 +122,6 @@ extension SearchEngine {
         doc: UInt32, key: RankingKey, terms: [String], probes: [TermProbe]? = nil,
         evaluators: inout [TermEvaluator], query: SearchQuery
     ) -> SearchResult {
-        let document = documents[Int(doc)]!
         var termMatches: [Explanation.TermMatch] = []
         if query.explainsMatches {
             for (index, term) in terms.enumerated() {
@@ -139,15 +138,20 @@ extension SearchEngine {
                 }
             }
         }
-        let views = engagementScore(of: document.uniqueIdentifier, at: query.now).views
-        // Read once: a title is decoded from the packed attribute set.
-        let title = document.title
-        return SearchResult(
-            uniqueIdentifier: document.uniqueIdentifier, domainIdentifier: document.domainIdentifier,
-            contentType: document.contentType, title: title, sources: document.sources,
-            attributes: shownAttributes(of: document), visibility: document.visibility,
-            highlights: highlights(of: title, field: "title", terms: terms, probes: probes, evaluators: &evaluators),
-            explanation: Explanation(key: key, views: views, matches: termMatches))
+        // The document is read in place: a copy retains and releases
+        // every string and set it holds (a tenth of a one-letter keystroke).
+        return documents.withUnsafeBufferPointer { documents in
+            let views = engagementScore(of: documents[Int(doc)]!.uniqueIdentifier, at: query.now).views
+            // Read once: a title is decoded from the packed attribute set.
+            let title = documents[Int(doc)]!.title
+            return SearchResult(
+                uniqueIdentifier: documents[Int(doc)]!.uniqueIdentifier,
+                domainIdentifier: documents[Int(doc)]!.domainIdentifier,
+                contentType: documents[Int(doc)]!.contentType, title: title, sources: documents[Int(doc)]!.sources,
+                attributes: documents[Int(doc)]!.attributes ?? shownAttributes(of: documents[Int(doc)]!), visibility: documents[Int(doc)]!.visibility,
+                highlights: highlights(of: title, field: "title", terms: terms, probes: probes, evaluators: &evaluators),
+                explanation: Explanation(key: key, views: views, matches: termMatches))
+        }
     }
 
     /// A document by identifier, as a result without match information.

@@ -124,6 +124,7 @@ extension SearchEngine {
         tokens.counts.withUnsafeBufferPointer { counts in
         expirations.withUnsafeBufferPointer { expirations in
         ranks.withUnsafeBufferPointer { ranks in
+        rankTiers.withUnsafeBufferPointer { tiers in
         engagedSlots.withUnsafeBufferPointer { engagedSlots in
         candidateSlots.withUnsafeBufferPointer { candidateSlots in
         candidateCodes.withUnsafeBufferPointer { candidateCodes in
@@ -139,17 +140,19 @@ extension SearchEngine {
                 guard slotIndex < counts.count, counts[slotIndex] > 0, expirations[slotIndex] > now else { continue }
                 let start = Int(starts[slotIndex])
                 let span = start..<(start + Int(counts[slotIndex]))
-                let rank = ranks[slotIndex]
-                let staticKey = UInt64(255 - rank.sources) << 32 | UInt64(rank.titleLength)
                 let engagedSlot = engagedSlots[slotIndex]
                 // Once the heap is full, a document whose key cannot beat its
                 // worst even if every other term hit a whole title word is
                 // only counted: its probes stop at the first matching token.
+                // Its rank's tier tells without the rank itself most of the
+                // time (`isBeaten`).
                 if kept.isFull, !engagedSlot, !filterDomains {
                     let driverKey = driverCode.map {
                         UInt64($0 >> 3) << 56 | UInt64(($0 >> 2) & 1) << 48 | UInt64($0 & 3) << 40
                     } ?? 0
-                    if limit == 0 || driverKey | staticKey > kept.heap[0].key {
+                    if limit == 0 || Self.isBeaten(
+                        ruleBits: driverKey, slot: slotIndex, worst: kept.heap[0], tiers: tiers, ranks: ranks)
+                    {
                         for term in probes.indices where !(term == 0 && driverCode != nil) {
                             if let lookup = lookups[term] {
                                 if lookup[slotIndex] == TermProbe.miss { continue candidateLoop }
@@ -179,6 +182,8 @@ extension SearchEngine {
                 }
                 kept.total += 1
                 guard limit > 0 else { continue }
+                let rank = ranks[slotIndex]
+                let staticKey = UInt64(255 - rank.sources) << 32 | UInt64(rank.titleLength)
                 let candidate = PackedCandidate(
                     key: typos << 56 | prefixOnly << 48 | fieldSum << 40 | staticKey, doc: slot)
                 if engagedSlot {
@@ -207,7 +212,11 @@ extension SearchEngine {
                 kept.total += 1
                 guard limit > 0 else { continue }
                 let engagedSlot = engagedSlots[slotIndex]
-                if !engagedSlot, kept.isFull, codeKey > kept.heap[0].key & ~0xff_ffff_ffff { continue }
+                if !engagedSlot, kept.isFull,
+                    Self.isBeaten(ruleBits: codeKey, slot: slotIndex, worst: kept.heap[0], tiers: tiers, ranks: ranks)
+                {
+                    continue
+                }
                 let rank = ranks[slotIndex]
                 let candidate = PackedCandidate(
                     key: codeKey | UInt64(255 - rank.sources) << 32 | UInt64(rank.titleLength), doc: UInt32(slotIndex))
@@ -229,7 +238,7 @@ extension SearchEngine {
                 return part
             }
             for part in parts { kept.absorb(part, precedes: precedes) }
-        }}}}}}}}}}}}}
+        }}}}}}}}}}}}}}
         return response(from: kept, terms: terms, matches: matches, probes: termOrderProbes, query: query)
     }
 
@@ -348,6 +357,24 @@ extension SearchEngine {
                 }
             }
         }
+    }
+
+    /// Whether a candidate whose rule values give `ruleBits` (the key's
+    /// bits above the static rank) ranks after `worst`, the worst kept:
+    /// told by the rules, else by the rank tiers, and only when those are
+    /// equal by `slot`'s rank (a 16-byte load that was most of a broad
+    /// query's last pass). Equal keys are not beaten: the identifiers decide.
+    @inline(__always)
+    static func isBeaten(
+        ruleBits: UInt64, slot: Int, worst: PackedCandidate,
+        tiers: UnsafeBufferPointer<UInt8>, ranks: UnsafeBufferPointer<StaticRank>
+    ) -> Bool {
+        let worstRules = worst.key & ~0xff_ffff_ffff
+        if ruleBits != worstRules { return ruleBits > worstRules }
+        let tier = tiers[slot], worstTier = tiers[Int(worst.doc)]
+        if tier != worstTier { return tier > worstTier }
+        let rank = ranks[slot]
+        return ruleBits | UInt64(255 - rank.sources) << 32 | UInt64(rank.titleLength) > worst.key
     }
 
     /// A probed term is first matched against the candidates by its

@@ -290,28 +290,45 @@ extension SearchEngine {
     /// when one node covers every match, from its code map when a broad
     /// node is among several, else by a bit a document (`documentBits`).
     private func matchCount(_ matches: TokenTrie.TermMatches, of term: String, now: Date) -> Int {
+        /// What decides whether the term matches a document. (A closure
+        /// capturing `self` copied the whole engine into a box on every
+        /// keystroke: a tenth of a one-letter keystroke.)
+        enum Cover {
+            case subtree(Int32)
+            case codes([UInt8])
+            case bits([UInt64])
+        }
         let roots = trie.topmost(of: matches.prefix)
         var total: Int
-        var covers: (UInt32) -> Bool
+        let cover: Cover
         if roots.count == 1, let root = roots.first,
             matches.whole.keys.allSatisfy({ $0 == root || trie.isAncestor(root, of: $0) })
         {
             total = trie[root].documentCount
-            covers = { doc in self.tokens.span(of: doc).contains { self.trie.isAncestor(root, of: self.tokens.nodes[$0]) } }
+            cover = .subtree(root)
         } else if isBroad(matches) {
             // A broad term with typos: count its code map, kept for the next
             // keystrokes (the same term again, then with a second term).
             let codes = termMatches.codeMap(for: term) { termCodeMap(matches) }
             total = codes.withUnsafeBufferPointer { Self.hitCount(of: $0) }
-            covers = { codes[Int($0)] != TermProbe.miss }
+            cover = .codes(codes)
         } else {
             let bits = documentBits(of: matches, roots: roots)
             total = bits.reduce(0) { $0 + $1.nonzeroBitCount }
-            covers = { bits[Int($0) >> 6] & (1 << UInt64($0 & 63)) != 0 }
+            cover = .bits(bits)
         }
         for doc in expiringDocuments {
             guard let document = documents[Int(doc)], !document.isVisible(at: now) else { continue }
-            if covers(doc) { total -= 1 }
+            let covered: Bool
+            switch cover {
+            case .subtree(let root):
+                covered = tokens.span(of: doc).contains { trie.isAncestor(root, of: tokens.nodes[$0]) }
+            case .codes(let codes):
+                covered = codes[Int(doc)] != TermProbe.miss
+            case .bits(let bits):
+                covered = bits[Int(doc) >> 6] & (1 << UInt64(doc & 63)) != 0
+            }
+            if covered { total -= 1 }
         }
         return total
     }
@@ -345,6 +362,13 @@ struct StaticRank: Sendable {
     var sources: UInt8 = 0
     var titleLength: UInt32 = 0
     var identifierPrefix: UInt64 = 0
+
+    /// The rank in one byte, `(3 - sources) << 6 | min(titleLength, 63)`:
+    /// ordered as the rank's sources-then-title-length rules order, ties
+    /// aside, so a larger tier always ranks after a smaller one.
+    var tier: UInt8 {
+        UInt8(3 - min(sources, 3)) << 6 | UInt8(min(titleLength, 63))
+    }
 }
 
 /// A best-list entry with its static key read once, as `StaticKey.words`.

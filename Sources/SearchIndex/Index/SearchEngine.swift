@@ -35,6 +35,10 @@ public struct SearchEngine: Sendable {
     var termMatches = TermMatchCache()
     /// Static rank of each document slot (parallel to `documents`).
     var ranks: [StaticRank] = []
+    /// Each slot's static rank coarsened to a byte (`StaticRank.tier`):
+    /// what a broad query's last pass reads to turn most of its matches
+    /// away without loading their 16-byte ranks.
+    var rankTiers: [UInt8] = []
     /// Slots of documents that carry an expiration date.
     var expiringDocuments: Set<UInt32> = []
     /// Tokens of each document slot, laid out for scanning.
@@ -342,6 +346,7 @@ public struct SearchEngine: Sendable {
         documentIndex.reserveCapacity(documentIndex.count + count)
         documents.reserveCapacity(documents.count + count)
         ranks.reserveCapacity(documents.count + count)
+        rankTiers.reserveCapacity(documents.count + count)
         expirations.reserveCapacity(documents.count + count)
         engagedSlots.reserveCapacity(documents.count + count)
     }
@@ -578,10 +583,12 @@ public struct SearchEngine: Sendable {
         tokens.set(slot: slot, heads: heads, nodes: nodes, fields: insert.fields, places: places)
         while ranks.count < documents.count {
             ranks.append(StaticRank())
+            rankTiers.append(StaticRank().tier)
             expirations.append(.infinity)
             engagedSlots.append(false)
         }
         ranks[Int(slot)] = insert.rank
+        rankTiers[Int(slot)] = insert.rank.tier
         expirations[Int(slot)] = insert.expiration?.timeIntervalSinceReferenceDate ?? .infinity
         engagedSlots[Int(slot)] = insert.engaged
         if insert.expiration != nil { expiringDocuments.insert(slot) } else { expiringDocuments.remove(slot) }

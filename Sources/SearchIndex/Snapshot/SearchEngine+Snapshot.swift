@@ -320,6 +320,9 @@ extension SearchEngine {
         loadedRecords = [] // the hand-over holds the only reference: moved, not copied
         freeDocuments = try input.readArray()
         ranks = try input.readArray(growing: true)
+        // Derived, not saved: one pass over the ranks.
+        rankTiers.reserveCapacity(SnapshotReader.growingCapacity(ranks.count))
+        rankTiers.append(contentsOf: ranks.lazy.map(\.tier))
         expirations = try input.readArray(growing: true)
         engagedSlots = try input.readArray(of: UInt8.self).map { $0 != 0 }
         guard ranks.count == expirations.count, ranks.count == engagedSlots.count, ranks.count <= documents.count else {
