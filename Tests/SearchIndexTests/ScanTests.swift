@@ -152,6 +152,23 @@ import Testing
         expectSameAnswers(summarizing, enumerating, seed: seed + 2, "field maps after changes")
     }
 
+    /// The field-map passes' block readers agree with a plain filter, on
+    /// parts that start and end anywhere (not on a block's edge).
+    @Test func blockReadersAgreeWithAPlainFilter() {
+        var generator = SeededGenerator(seed: 41)
+        let values = (0..<5_000).map { _ in UInt16.random(in: 0...300, using: &generator) }
+        values.withUnsafeBufferPointer { buffer in
+            for (part, bound) in [(0..<5_000, UInt16(3)), (17..<4_990, 150), (100..<163, 0), (64..<128, 300), (9..<9, 10)] {
+                let expected = part.filter { values[$0] <= bound }
+                #expect(SearchEngine.slots(in: part, of: buffer, atMost: bound) == expected.map(Int32.init), "\(part) \(bound)")
+                let counted = SearchEngine.countAtMost(bound, in: UnsafeBufferPointer(rebasing: buffer[part]))
+                #expect(counted.count == expected.count, "\(part) \(bound)")
+                #expect(counted.least == part.map { values[$0] }.min() ?? .max)
+                #expect(counted.leastAbove == part.map { values[$0] }.filter { $0 > bound }.min() ?? .max)
+            }
+        }
+    }
+
     @Test func aQueryForNoResultsStillCountsThem() {
         let e = engine((0..<300).map { item("n/\($0)", title: "lake cabin \($0)", description: $0 % 2 == 0 ? "rowing" : nil) })
         for text in ["lake", "lak", "lake cab", "lake row", "cabni"] {
