@@ -215,7 +215,9 @@ extension SearchEngine {
         // Each slot's rule values as one number that orders as they do:
         // typos × 225 + non-whole terms × 25 + field sum (at most 8 terms of
         // at most 3 typos stay below `missed`; one miss reaches it).
-        var rules = [UInt16](repeating: 0, count: slotCount)
+        // Left uninitialised: the first term's pass writes every slot (the
+        // zeroing was a pass of its own, a twentieth of a broad query).
+        var rules = [UInt16](unsafeUninitializedCapacity: slotCount) { _, initialized in initialized = slotCount }
         let missed = Self.rulesValue(of: TermProbe.miss)
         let workers = slotCount >= parallelScanMinimum ? Self.workerCount : 1
         /// Runs `body` on every part of the slots, in parallel, each with its own result.
@@ -228,7 +230,10 @@ extension SearchEngine {
             // on each part, the total and the least value.
             let firsts = codeMaps.withUnsafeBufferPointer { codeMaps in
                 eachPart { part -> (total: Int, least: UInt16) in
-                    for map in codeMaps {
+                    codeMaps[0].withUnsafeBufferPointer { map in
+                        for slot in part { rules[slot] = Self.rulesValue(of: map[slot]) }
+                    }
+                    for map in codeMaps.dropFirst() {
                         map.withUnsafeBufferPointer { map in
                             for slot in part { rules[slot] &+= Self.rulesValue(of: map[slot]) }
                         }
