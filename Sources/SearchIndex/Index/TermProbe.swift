@@ -125,8 +125,18 @@ struct TermProbe: Sendable {
     func code(ofToken utf8: UnsafeBufferPointer<UInt8>, scalars: UnsafeBufferPointer<UInt32>, trie: TokenTrie) -> UInt8 {
         let head = TokenArena.head(of: utf8)
         var best = Self.miss
-        for prefix in prefixes where head & prefix.mask == prefix.bits && prefix.code < best {
-            if !prefix.needsWalk || utf8.starts(with: prefix.text!.utf8) { best = prefix.code }
+        // Through the lead filter, as the scan: a term with two typos has
+        // hundreds of prefixes, and every token of fifty titles tried
+        // each one.
+        leadFilter.withUnsafeBufferPointer { leadFilter in
+            prefixes.withUnsafeBufferPointer { prefixes in
+                guard let candidates = candidatePrefixes(of: head, count: prefixes.count, leadFilter: leadFilter) else {
+                    return
+                }
+                for prefix in prefixes[candidates] where head & prefix.mask == prefix.bits && prefix.code < best {
+                    if !prefix.needsWalk || utf8.starts(with: prefix.text!.utf8) { best = prefix.code }
+                }
+            }
         }
         guard best != Self.miss, !wholeNodes.isEmpty, let node = trie.node(ofScalars: scalars) else { return best }
         for (position, whole) in wholeNodes.enumerated() where whole == node {
@@ -142,8 +152,15 @@ struct TermProbe: Sendable {
             let node = tokens.nodes[index]
             let head = tokens.heads[index]
             var code = Self.miss
-            for prefix in prefixes where head & prefix.mask == prefix.bits && prefix.code < code {
-                if !prefix.needsWalk || Self.isUnder(prefix.node, node, trie) { code = prefix.code }
+            leadFilter.withUnsafeBufferPointer { leadFilter in
+                prefixes.withUnsafeBufferPointer { prefixes in
+                    guard let candidates = candidatePrefixes(of: head, count: prefixes.count, leadFilter: leadFilter) else {
+                        return
+                    }
+                    for prefix in prefixes[candidates] where head & prefix.mask == prefix.bits && prefix.code < code {
+                        if !prefix.needsWalk || Self.isUnder(prefix.node, node, trie) { code = prefix.code }
+                    }
+                }
             }
             guard code != Self.miss else { continue }
             for (position, whole) in wholeNodes.enumerated() where whole == node { code = min(code, wholeCodes[position]) }
