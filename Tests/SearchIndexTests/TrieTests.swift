@@ -75,6 +75,21 @@ import Testing
         #expect(narrowed > 150)
     }
 
+    /// A whole walk shared between two threads (forced on a small trie)
+    /// reaches exactly the nodes, with exactly the typos, of one walk.
+    @Test(arguments: [7, 8])
+    func aWalkSplitBetweenThreadsFindsTheSame(seed: UInt64) {
+        var words = RandomWords(seed: seed)
+        let (trie, vocabulary) = words.trie(of: 400, lengths: 1...12)
+        for round in 0..<300 {
+            let term = round.isMultiple(of: 2) ? words.word(1...13) : words.pick(vocabulary) + words.word(0...3)
+            let one = trie.matches(for: term, narrowing: nil, splittingFrom: .max)
+            let split = trie.matches(for: term, narrowing: nil, splittingFrom: 0)
+            #expect(split.prefix == one.prefix, "\(term)")
+            #expect(split.whole == one.whole, "\(term)")
+        }
+    }
+
     /// A path can run past the last row whose band of cells holds the
     /// pattern's end (an insertion inside the term, then more letters): it
     /// must stop there, never read a cell no row wrote.
