@@ -148,7 +148,8 @@ extension SearchEngine {
                 uniqueIdentifier: documents[Int(doc)]!.uniqueIdentifier,
                 domainIdentifier: documents[Int(doc)]!.domainIdentifier,
                 contentType: documents[Int(doc)]!.contentType, title: title, sources: documents[Int(doc)]!.sources,
-                attributes: documents[Int(doc)]!.attributes ?? shownAttributes(of: documents[Int(doc)]!), visibility: documents[Int(doc)]!.visibility,
+                attributes: documents[Int(doc)]!.attributes ?? shownAttributes(of: documents[Int(doc)]!),
+                visibility: documents[Int(doc)]!.visibility,
                 highlights: highlights(of: title, field: "title", terms: terms, probes: probes, evaluators: &evaluators),
                 explanation: Explanation(key: key, views: views, matches: termMatches))
         }
