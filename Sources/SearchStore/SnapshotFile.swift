@@ -32,6 +32,7 @@ enum SnapshotFile {
     /// Writes `engine` as the snapshot of `generation`, replacing any other
     /// in one rename, so a reader sees the old file or the new one whole.
     static func write(_ engine: SearchEngine, generation: String, to path: String) throws {
+        removeTemporariesOfEndedWriters(of: path)
         let temporary = path + ".tmp-\(getpid())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else { throw SnapshotWriteError(path: temporary, code: errno) }
@@ -64,6 +65,24 @@ enum SnapshotFile {
         closed = true
         guard close(descriptor) == 0 else { throw SnapshotWriteError(path: temporary, code: errno) }
         guard rename(temporary, path) == 0 else { throw SnapshotWriteError(path: path, code: errno) }
+    }
+
+    /// Deletes the temporaries (`PATH.tmp-PID`) that writers which no
+    /// longer run left beside `path`. A process stopped while it wrote
+    /// (a terminal UI quit with Ctrl-C while it saved behind the screen)
+    /// leaves its temporary behind: at a million items most of a
+    /// gigabyte, one more each time. A live writer's is left alone.
+    static func removeTemporariesOfEndedWriters(of path: String) {
+        let url = URL(fileURLWithPath: path)
+        let prefix = url.lastPathComponent + ".tmp-"
+        let folder = url.deletingLastPathComponent().path
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            guard let pid = pid_t(name.dropFirst(prefix.count)), pid > 0, pid != getpid() else { continue }
+            if kill(pid, 0) != 0, errno == ESRCH {
+                unlink(folder + "/" + name)
+            }
+        }
     }
 
     private static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {

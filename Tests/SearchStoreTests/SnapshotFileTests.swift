@@ -37,6 +37,30 @@ import Testing
         #expect(try second.saveSnapshot() == false)
     }
 
+    /// A writer stopped mid-write leaves its temporary: the next write
+    /// removes it, and leaves a running process's alone.
+    @Test func temporariesOfEndedWritersAreRemovedByTheNextWrite() throws {
+        let path = temporaryPath()
+        let snapshot = SnapshotFile.path(forStore: path)
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let endedTemporary = snapshot + ".tmp-\(ended.processIdentifier)"
+        let running = Process()
+        running.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        running.arguments = ["30"]
+        try running.run()
+        defer { running.terminate() }
+        let runningTemporary = snapshot + ".tmp-\(running.processIdentifier)"
+        FileManager.default.createFile(atPath: endedTemporary, contents: Data(repeating: 1, count: 4_096))
+        FileManager.default.createFile(atPath: runningTemporary, contents: Data(repeating: 1, count: 4_096))
+        _ = try open(path)
+        #expect(FileManager.default.fileExists(atPath: snapshot))
+        #expect(!FileManager.default.fileExists(atPath: endedTemporary))
+        #expect(FileManager.default.fileExists(atPath: runningTemporary))
+    }
+
     @Test func aWriteMakesTheSnapshotStaleAndTheNextOneIsSaved() throws {
         let path = temporaryPath()
         _ = try open(path)
