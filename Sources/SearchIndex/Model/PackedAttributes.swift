@@ -58,6 +58,12 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
         }
     }
 
+    /// The first packed byte (zero for an empty set): read only to bring
+    /// the header and the bytes into the cache ahead of their use.
+    var firstByte: UInt8 {
+        withBase { base, layout in layout.count > 0 ? base[0] : 0 }
+    }
+
     /// The fields in packed order.
     enum Slot: Int {
         case contentType, title, displayName, contentDescription, keywords, thumbnail
