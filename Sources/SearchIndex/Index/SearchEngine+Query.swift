@@ -47,7 +47,7 @@ extension SearchEngine {
         if terms.count == 1, let fast = searchFromTopLists(term: terms[0], matches: matches[0], query: query) {
             var evaluators = matches.map { TermEvaluator(matches: $0) }
             let probes = TermProbe(matches: matches[0], trie: trie).map { [$0] }
-            gather(fast.ranked.map(\.doc))
+            gather(fast.ranked.lazy.map(\.doc))
             let results = fast.ranked.map {
                 makeResult(doc: $0.doc, key: $0.key, terms: terms, probes: probes, evaluators: &evaluators, query: query)
             }
@@ -111,7 +111,7 @@ extension SearchEngine {
         let top = ranked.count > query.limit
             ? Array(ranked.partialSort(query.limit))
             : ranked.sorted { $0.key < $1.key }
-        gather(top.map(\.doc))
+        gather(top.lazy.map(\.doc))
         let results = top.map { makeResult(doc: $0.doc, key: $0.key, terms: terms, evaluators: &evaluators, query: query) }
         return SearchResponse(query: query.text, total: total, results: results)
     }
@@ -124,20 +124,15 @@ extension SearchEngine {
     /// the start of its attribute set, in one loop: each is a cache miss
     /// or three, and met one result at a time they came one after another;
     /// read together, the processor overlaps them.
-    func gather(_ docs: [UInt32]) {
+    func gather(_ docs: some Sequence<UInt32>) {
         var sink: UInt32 = 0
         documents.withUnsafeBufferPointer { documents in
             for doc in docs {
                 sink &+= UInt32(documents[Int(doc)]?.attributes?.packed.firstByte ?? 0)
             }
         }
-        Self.keep(sink)
+        keepValue(sink)
     }
-
-    /// Keeps a value the optimiser would otherwise find unused (and with
-    /// it the loads that made it).
-    @_optimize(none)
-    static func keep(_ value: UInt32) {}
 
     func makeResult(
         doc: UInt32, key: RankingKey, terms: [String], probes: [TermProbe]? = nil,

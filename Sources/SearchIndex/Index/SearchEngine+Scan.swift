@@ -266,7 +266,7 @@ extension SearchEngine {
         }
         ranked.sort { $0.key < $1.key }
         var evaluators = matches.map { TermEvaluator(matches: $0) }
-        gather(ranked.prefix(max(0, query.limit)).map(\.doc))
+        gather(ranked.prefix(max(0, query.limit)).lazy.map(\.doc))
         let results = ranked.prefix(max(0, query.limit)).map {
             makeResult(doc: $0.doc, key: $0.key, terms: terms, probes: probes, evaluators: &evaluators, query: query)
         }

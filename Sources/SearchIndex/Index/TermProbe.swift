@@ -124,25 +124,45 @@ struct TermProbe: Sendable {
     /// the same, its scalars.
     func code(ofToken utf8: UnsafeBufferPointer<UInt8>, scalars: UnsafeBufferPointer<UInt32>, trie: TokenTrie) -> UInt8 {
         let head = TokenArena.head(of: utf8)
-        var best = Self.miss
         // Through the lead filter, as the scan: a term with two typos has
         // hundreds of prefixes, and every token of fifty titles tried
         // each one.
-        leadFilter.withUnsafeBufferPointer { leadFilter in
+        let best = leadFilter.withUnsafeBufferPointer { leadFilter in
             prefixes.withUnsafeBufferPointer { prefixes in
-                guard let candidates = candidatePrefixes(of: head, count: prefixes.count, leadFilter: leadFilter) else {
-                    return
-                }
-                for prefix in prefixes[candidates] where head & prefix.mask == prefix.bits && prefix.code < best {
-                    if !prefix.needsWalk || utf8.starts(with: prefix.text!.utf8) { best = prefix.code }
-                }
+                prefixCode(of: head, leadFilter: leadFilter, prefixes: prefixes) { utf8.starts(with: $0.text!.utf8) }
             }
         }
         guard best != Self.miss, !wholeNodes.isEmpty, let node = trie.node(ofScalars: scalars) else { return best }
-        for (position, whole) in wholeNodes.enumerated() where whole == node {
-            best = min(best, wholeCodes[position])
+        return improved(best, byWholeNode: node)
+    }
+
+    /// The least code of the prefixes a token with `head` lies under, or
+    /// `miss`; `reaches` decides for a prefix longer than eight bytes,
+    /// which the head alone cannot. (Whole-word codes are added apart:
+    /// `improved(_:byWholeNode:)`.)
+    @inline(__always)
+    private func prefixCode(
+        of head: UInt64, leadFilter: UnsafeBufferPointer<UInt64>, prefixes: UnsafeBufferPointer<Prefix>,
+        reaches: (Prefix) -> Bool
+    ) -> UInt8 {
+        guard let candidates = candidatePrefixes(of: head, count: prefixes.count, leadFilter: leadFilter) else {
+            return Self.miss
+        }
+        var best = Self.miss
+        for prefix in prefixes[candidates] where head & prefix.mask == prefix.bits && prefix.code < best {
+            if !prefix.needsWalk || reaches(prefix) { best = prefix.code }
         }
         return best
+    }
+
+    /// `code` lowered to a whole-word hit's where the token's node is one
+    /// of the term's whole-word nodes (which lie below its prefixes, so
+    /// only a token that passed a prefix test needs this).
+    @inline(__always)
+    private func improved(_ code: UInt8, byWholeNode node: Int32) -> UInt8 {
+        var code = code
+        for (position, whole) in wholeNodes.enumerated() where whole == node { code = min(code, wholeCodes[position]) }
+        return code
     }
 
     /// The first of `slot`'s tokens with the best hit, and that hit's code.
@@ -151,20 +171,13 @@ struct TermProbe: Sendable {
         for index in tokens.span(of: slot) {
             let node = tokens.nodes[index]
             let head = tokens.heads[index]
-            var code = Self.miss
-            leadFilter.withUnsafeBufferPointer { leadFilter in
+            var code = leadFilter.withUnsafeBufferPointer { leadFilter in
                 prefixes.withUnsafeBufferPointer { prefixes in
-                    guard let candidates = candidatePrefixes(of: head, count: prefixes.count, leadFilter: leadFilter) else {
-                        return
-                    }
-                    for prefix in prefixes[candidates] where head & prefix.mask == prefix.bits && prefix.code < code {
-                        if !prefix.needsWalk || Self.isUnder(prefix.node, node, trie) { code = prefix.code }
-                    }
+                    prefixCode(of: head, leadFilter: leadFilter, prefixes: prefixes) { Self.isUnder($0.node, node, trie) }
                 }
             }
             guard code != Self.miss else { continue }
-            for (position, whole) in wholeNodes.enumerated() where whole == node { code = min(code, wholeCodes[position]) }
-            code += tokens.fields[index]
+            code = improved(code, byWholeNode: node) + tokens.fields[index]
             if best == nil || code < best!.code { best = (code, node) }
         }
         return best
@@ -228,24 +241,12 @@ struct TermProbe: Sendable {
         leadFilter.withUnsafeBufferPointer { leadFilter in
             prefixes.withUnsafeBufferPointer { prefixes in
                 for index in span {
-                    let head = heads[index]
-                    guard let candidates = candidatePrefixes(of: head, count: prefixes.count, leadFilter: leadFilter) else {
-                        continue
-                    }
-                    var tokenBest = Self.miss
-                    for prefix in prefixes[candidates] where head & prefix.mask == prefix.bits && prefix.code < tokenBest {
-                        if !prefix.needsWalk || Self.isUnder(prefix.node, nodes[index], trie) {
-                            tokenBest = prefix.code
-                        }
+                    let node = nodes[index]
+                    let tokenBest = prefixCode(of: heads[index], leadFilter: leadFilter, prefixes: prefixes) {
+                        Self.isUnder($0.node, node, trie)
                     }
                     guard tokenBest != Self.miss else { continue }
-                    // A whole-word node lies below a prefix node, so only tokens
-                    // that passed a prefix test need the node comparison.
-                    let node = nodes[index]
-                    for (position, whole) in wholeNodes.enumerated() where whole == node {
-                        tokenBest = min(tokenBest, wholeCodes[position])
-                    }
-                    best = min(best, tokenBest + fields[index])
+                    best = min(best, improved(tokenBest, byWholeNode: node) + fields[index])
                 }
             }
         }

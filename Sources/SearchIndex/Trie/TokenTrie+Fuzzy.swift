@@ -217,7 +217,7 @@ extension TokenTrie {
         if children.count > 1 {
             var first: UInt32 = 0
             for child in children { first |= nodes[Int(child.node)].scalar }
-            Self.keep(first)
+            keepValue(first)
         }
         for child in children {
             walk(child.node, depth: depth + count, pattern: pattern, labels: labels, bound: bound, rows: &rows,
@@ -225,8 +225,4 @@ extension TokenTrie {
         }
     }
 
-    /// Keeps a value the optimiser would otherwise find unused (and with
-    /// it the loads that made it).
-    @_optimize(none)
-    private static func keep(_ value: UInt32) {}
 }
