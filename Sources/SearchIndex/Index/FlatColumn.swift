@@ -38,6 +38,18 @@ struct FlatColumn<Element: BitwiseCopyable & Sendable>: @unchecked Sendable {
         self.buffer = buffer
     }
 
+    /// A column over the `count` values at `start`: borrowed when there is
+    /// a `lender` to keep them (see `init(borrowing:count:owner:)`),
+    /// else copied with room for `capacity`. How a snapshot's columns are
+    /// read (`SnapshotReader.readColumnInPlace` says which may be borrowed).
+    init(at start: UnsafeRawPointer, count: Int, lender: (AnyObject & Sendable)?, capacity: Int) {
+        if let lender {
+            self.init(borrowing: start.assumingMemoryBound(to: Element.self), count: count, owner: lender)
+        } else {
+            self.init(copying: start, count: count, capacity: capacity)
+        }
+    }
+
     /// A column over `count` values at `start`, which stay valid and
     /// unchanged while `owner` lives (a read-only mapping of a file).
     init(borrowing start: UnsafePointer<Element>, count: Int, owner: AnyObject & Sendable) {

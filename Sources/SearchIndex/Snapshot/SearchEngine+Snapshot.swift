@@ -539,11 +539,8 @@ extension SearchEngine {
                 // (each worker's through an owner of its own: see `ChunkOwner`).
                 let workerLender = lender.map(ChunkOwner.init)
                 func postingList(at start: Int, count: Int) -> FlatColumn<TokenTrie.Posting> {
-                    let first = postings + start * MemoryLayout<TokenTrie.Posting>.stride
-                    if let workerLender {
-                        return FlatColumn(borrowing: first.assumingMemoryBound(to: TokenTrie.Posting.self), count: count, owner: workerLender)
-                    }
-                    return FlatColumn(copying: first, count: count, capacity: Self.postingCapacity(count))
+                    FlatColumn(at: postings + start * MemoryLayout<TokenTrie.Posting>.stride, count: count,
+                               lender: workerLender, capacity: Self.postingCapacity(count))
                 }
                 for index in (count * worker / workers)..<(count * (worker + 1) / workers) {
                     let childStart = childStartsView[index], postingStart = postingStartsView[index]

@@ -127,10 +127,7 @@ struct SnapshotReader {
     /// with room to grow.
     mutating func readColumn<T: BitwiseCopyable>(of _: T.Type = T.self) throws(SnapshotError) -> FlatColumn<T> {
         let (start, count, lender) = try readColumnInPlace(of: T.self)
-        if let lender {
-            return FlatColumn(borrowing: start.assumingMemoryBound(to: T.self), count: count, owner: lender)
-        }
-        return FlatColumn(copying: start, count: count, capacity: Self.growingCapacity(count))
+        return FlatColumn(at: start, count: count, lender: lender, capacity: Self.growingCapacity(count))
     }
 
     /// A column `write(column:)` wrote, left where it lies: its first
