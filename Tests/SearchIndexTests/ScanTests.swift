@@ -192,6 +192,34 @@ import Testing
         #expect(e.search(SearchQuery("alpha", now: referenceNow)).total == 0)
         #expect(e.search(SearchQuery("east", now: referenceNow)).total == 0)
     }
+
+    /// A probe codes a token given as text (what highlights ask) as the
+    /// node-cache evaluator codes the token's node: every token of the
+    /// index against terms with typos, prefixes and whole words, where a
+    /// whole-word node is only looked up for a token of its length.
+    @Test func aProbeCodesATokenAsTheEvaluatorCodesItsNode() {
+        var engine = SearchEngine()
+        engine.index(corpus(43, count: 400))
+        var tokens: [(text: String, node: Int32)] = []
+        for node in engine.trie.nodes.indices.dropFirst() where !engine.trie[Int32(node)].postingList.isEmpty {
+            tokens.append((engine.trie.token(at: Int32(node)), Int32(node)))
+        }
+        var checked = 0, wholeHits = 0
+        for term in Set(queries(44, count: 120).flatMap { Tokenizer.queryTerms($0) }) {
+            let matches = engine.termMatches.matches(for: term, in: engine.trie)
+            guard let probe = TermProbe(matches: matches, trie: engine.trie) else { continue }
+            var evaluator = TermEvaluator(matches: matches)
+            for token in tokens {
+                let expected = evaluator.hit(for: token.node, trie: engine.trie)
+                    .map { $0.typos * 8 + ($0.whole ? 0 : 4) } ?? TermProbe.miss
+                #expect(probe.code(ofToken: token.text, trie: engine.trie) == expected, "\(term) against \(token.text)")
+                checked += 1
+                if expected != TermProbe.miss, expected & 4 == 0 { wholeHits += 1 }
+            }
+        }
+        #expect(checked > 10_000)
+        #expect(wholeHits > 50)
+    }
 }
 
 /// Deletes find a posting through its recorded place; churn must keep every

@@ -36,6 +36,10 @@ struct TermProbe: Sendable {
     private(set) var prefixes: [Prefix]
     private(set) var wholeNodes: [Int32]
     private(set) var wholeCodes: [UInt8]
+    /// The scalar counts of the whole-word nodes: a token given as text is
+    /// looked up in the trie (a walk from the root, a cache miss or two a
+    /// level) only when it is as long as one of them.
+    private var wholeDepths: Set<Int32>
     /// With several prefixes (a term with typos), a bitmap of the first two
     /// bytes they start with: most tokens are turned away by one bit test
     /// instead of a test per prefix. Empty when a prefix is shorter than
@@ -68,6 +72,7 @@ struct TermProbe: Sendable {
         let wholes = matches.whole.sorted { $0.key < $1.key }
         wholeNodes = wholes.map(\.key)
         wholeCodes = wholes.map { UInt8($0.value) * 8 }
+        wholeDepths = Set(wholes.map { trie.depth(of: $0.key) })
         if prefixes.count == 1, let only = prefixes.first, only.code == 4, !only.needsWalk,
             wholeNodes.count <= 1, wholeNodes.allSatisfy({ $0 == only.node }), wholeCodes.allSatisfy({ $0 == 0 })
         {
@@ -132,7 +137,8 @@ struct TermProbe: Sendable {
                 prefixCode(of: head, leadFilter: leadFilter, prefixes: prefixes) { utf8.starts(with: $0.text!.utf8) }
             }
         }
-        guard best != Self.miss, !wholeNodes.isEmpty, let node = trie.node(ofScalars: scalars) else { return best }
+        guard best != Self.miss, wholeDepths.contains(Int32(scalars.count)), let node = trie.node(ofScalars: scalars)
+        else { return best }
         return improved(best, byWholeNode: node)
     }
 
