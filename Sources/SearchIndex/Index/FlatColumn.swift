@@ -57,9 +57,9 @@ struct FlatColumn<Element: BitwiseCopyable & Sendable>: @unchecked Sendable {
         buffer = Buffer.make(borrowing: start, count: count, owner: owner)
     }
 
-    var count: Int { buffer?.header.count ?? 0 }
+    var count: Int { buffer?.elementCount ?? 0 }
     var isEmpty: Bool { count == 0 }
-    var capacity: Int { buffer?.header.capacity ?? 0 }
+    var capacity: Int { buffer?.withUnsafeMutablePointerToHeader { $0.pointee.capacity } ?? 0 }
     /// Whether the values are still read from the storage they were loaded from.
     var isBorrowed: Bool { buffer?.isBorrowed ?? false }
 
@@ -85,7 +85,10 @@ struct FlatColumn<Element: BitwiseCopyable & Sendable>: @unchecked Sendable {
     func withUnsafeBufferPointer<R, E: Error>(_ body: (UnsafeBufferPointer<Element>) throws(E) -> R) throws(E) -> R {
         guard let buffer else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
         return try withExtendedLifetime(buffer) { () throws(E) -> R in
-            try body(UnsafeBufferPointer(start: buffer.base, count: buffer.header.count))
+            let (base, count) = buffer.withUnsafeMutablePointers { header, elements in
+                (header.pointee.borrowed ?? elements, header.pointee.count)
+            }
+            return try body(UnsafeBufferPointer(start: base, count: count))
         }
     }
 
@@ -136,7 +139,7 @@ struct FlatColumn<Element: BitwiseCopyable & Sendable>: @unchecked Sendable {
     mutating func removeLast() {
         precondition(count > 0, "removeLast from an empty column")
         makeUniqueOwned(capacity: capacity)
-        buffer.unsafelyUnwrapped.header.count -= 1
+        buffer.unsafelyUnwrapped.withUnsafeMutablePointerToHeader { $0.pointee.count -= 1 }
     }
 
     private var isUniqueOwned: Bool {
@@ -149,7 +152,7 @@ struct FlatColumn<Element: BitwiseCopyable & Sendable>: @unchecked Sendable {
         if isUniqueOwned, capacity <= self.capacity { return }
         let copy = Buffer.make(capacity: Swift.max(capacity, count, 1))
         if let buffer {
-            withExtendedLifetime(buffer) { copy.append(UnsafeBufferPointer(start: buffer.base, count: buffer.header.count)) }
+            withExtendedLifetime(buffer) { copy.append(UnsafeBufferPointer(start: buffer.base, count: buffer.elementCount)) }
         }
         buffer = copy
     }
@@ -181,6 +184,12 @@ struct FlatColumn<Element: BitwiseCopyable & Sendable>: @unchecked Sendable {
         }
 
         var isBorrowed: Bool { withUnsafeMutablePointerToHeader { $0.pointee.borrowed != nil } }
+
+        /// The value count. The header is always read through its pointer:
+        /// `header`, a class's stored property, has every access checked
+        /// for exclusivity at run time (a thread-local lookup and a call),
+        /// paid for every posting list a subtree walk visits.
+        var elementCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.count } }
 
         /// Whether one more value fits in this buffer's own elements.
         var hasRoomOfItsOwn: Bool {
@@ -227,7 +236,7 @@ extension FlatColumn: RandomAccessCollection {
         fileprivate init(_ buffer: Buffer?) {
             self.buffer = buffer
             base = buffer?.base
-            count = buffer?.header.count ?? 0
+            count = buffer?.elementCount ?? 0
         }
 
         mutating func next() -> Element? {
