@@ -58,6 +58,14 @@ struct Document: Sendable {
     /// The content type results show, found the same way as the title.
     @inline(__always) var contentType: String { attributes?.contentType ?? ownContentType }
 
+    /// The fields a result copies, read together. Stored fields only: read
+    /// through `documents[slot]!`, a getter that calls out (the title's
+    /// decoding, the sources' shared lists) has the whole slot copied
+    /// first, a retain of every reference it holds.
+    @inline(__always) var resultFields: (identifier: String, domain: String?, attributes: AttributeSet?, sources: SourceSet, visibility: Visibility) {
+        (uniqueIdentifier, domainIdentifier, attributes, sourceSet, visibility)
+    }
+
     /// The title's length in characters (the rank's shorter-title rule).
     @inline(__always) var titleLength: Int { Int(storedTitleLength) }
     /// Every source that indexes this document, in `Source` order.

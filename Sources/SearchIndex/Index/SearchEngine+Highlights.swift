@@ -26,6 +26,11 @@ extension SearchEngine {
     ) -> [Highlight]? {
         guard terms.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 } }) else { return nil }
         var text = text
+        // The closures below read the trie alone: one capturing `self` had
+        // the whole engine copied for each result (a retain of every
+        // structure it holds, and their releases: a tenth of a short
+        // keystroke).
+        let trie = trie
         return text.withUTF8 { bytes -> [Highlight]? in
             guard Self.isPlain(bytes) else { return nil }
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(bytes.count, 1)) { folded in
@@ -56,8 +61,8 @@ extension SearchEngine {
                         }
                         var covered = 0
                         for (index, term) in terms.enumerated() {
-                            guard let (typos, whole) = hit(
-                                ofTerm: index, node: node, probes: probes, evaluators: &evaluators,
+                            guard let (typos, whole) = Self.hit(
+                                ofTerm: index, node: node, probes: probes, evaluators: &evaluators, trie: trie,
                                 code: { $0.code(ofToken: token, scalars: tokenScalars, trie: trie) })
                             else { continue }
                             // A character of plain text folds to one scalar.
@@ -80,8 +85,8 @@ extension SearchEngine {
     /// its probe's `code` for the token when the query has probes, else
     /// from its evaluator at the token's `node`. Nil when it does not match.
     @inline(__always)
-    private func hit(
-        ofTerm index: Int, node: Int32, probes: [TermProbe]?, evaluators: inout [TermEvaluator],
+    private static func hit(
+        ofTerm index: Int, node: Int32, probes: [TermProbe]?, evaluators: inout [TermEvaluator], trie: TokenTrie,
         code: (TermProbe) -> UInt8
     ) -> (typos: UInt8, whole: Bool)? {
         if let probes {
@@ -133,8 +138,8 @@ extension SearchEngine {
             }
             var bestLength = 0
             for (index, term) in terms.enumerated() {
-                guard let (typos, whole) = hit(
-                    ofTerm: index, node: node, probes: probes, evaluators: &evaluators,
+                guard let (typos, whole) = Self.hit(
+                    ofTerm: index, node: node, probes: probes, evaluators: &evaluators, trie: trie,
                     code: { $0.code(ofToken: token.text, trie: trie) })
                 else { continue }
                 if typos == 0 && !whole && token.text.hasPrefix(term) {

@@ -47,7 +47,7 @@ extension SearchEngine {
         if terms.count == 1, let fast = searchFromTopLists(term: terms[0], matches: matches[0], query: query) {
             var evaluators = matches.map { TermEvaluator(matches: $0) }
             let probes = TermProbe(matches: matches[0], trie: trie).map { [$0] }
-            gather(fast.ranked.lazy.map(\.doc))
+            gather(fast.ranked.map { $0.doc })
             let results = fast.ranked.map {
                 makeResult(doc: $0.doc, key: $0.key, terms: terms, probes: probes, evaluators: &evaluators, query: query)
             }
@@ -111,29 +111,32 @@ extension SearchEngine {
         let top = ranked.count > query.limit
             ? Array(ranked.partialSort(query.limit))
             : ranked.sorted { $0.key < $1.key }
-        gather(top.lazy.map(\.doc))
+        gather(top.map { $0.doc })
         let results = top.map { makeResult(doc: $0.doc, key: $0.key, terms: terms, evaluators: &evaluators, query: query) }
         return SearchResponse(query: query.text, total: total, results: results)
+    }
+
+    /// Reads, for every document about to become a result, its slot and
+    /// the start of its attribute set (where the title is), in one tight
+    /// loop: each is a cache miss or two, and met one result at a time
+    /// they came one after another; read together, the processor overlaps
+    /// them. (Fed through a lazy map of ranked pairs, each pair was copied
+    /// and its key path called: too much work between two loads for the
+    /// next miss to start early.)
+    func gather(_ docs: [UInt32]) {
+        var sink: UInt32 = 0
+        documents.withUnsafeBufferPointer { documents in
+            for doc in docs {
+                sink &+= UInt32(documents[Int(doc)]?.attributes?.packed.leadingBytes ?? 0)
+            }
+        }
+        keepValue(sink)
     }
 
     /// A ranked document as a result, with its highlights and explanation
     /// (the matched tokens only if the query asks for them).
     /// `probes`, when the query has them, answer the per-token questions
     /// without the trie; otherwise the evaluators do.
-    /// Reads, for every document about to become a result, its slot and
-    /// the start of its attribute set, in one loop: each is a cache miss
-    /// or three, and met one result at a time they came one after another;
-    /// read together, the processor overlaps them.
-    func gather(_ docs: some Sequence<UInt32>) {
-        var sink: UInt32 = 0
-        documents.withUnsafeBufferPointer { documents in
-            for doc in docs {
-                sink &+= UInt32(documents[Int(doc)]?.attributes?.packed.firstByte ?? 0)
-            }
-        }
-        keepValue(sink)
-    }
-
     func makeResult(
         doc: UInt32, key: RankingKey, terms: [String], probes: [TermProbe]? = nil,
         evaluators: inout [TermEvaluator], query: SearchQuery
@@ -154,21 +157,25 @@ extension SearchEngine {
                 }
             }
         }
-        // The document is read in place: a copy retains and releases
-        // every string and set it holds (a tenth of a one-letter keystroke).
-        return documents.withUnsafeBufferPointer { documents in
-            let views = engagementScore(of: documents[Int(doc)]!.uniqueIdentifier, at: query.now).views
-            // Read once: a title is decoded from the packed attribute set.
-            let title = documents[Int(doc)]!.title
-            return SearchResult(
-                uniqueIdentifier: documents[Int(doc)]!.uniqueIdentifier,
-                domainIdentifier: documents[Int(doc)]!.domainIdentifier,
-                contentType: documents[Int(doc)]!.contentType, title: title, sources: documents[Int(doc)]!.sources,
-                attributes: documents[Int(doc)]!.attributes ?? shownAttributes(of: documents[Int(doc)]!),
-                visibility: documents[Int(doc)]!.visibility,
-                highlights: highlights(of: title, field: "title", terms: terms, probes: probes, evaluators: &evaluators),
-                explanation: Explanation(key: key, views: views, matches: termMatches))
+        // The slot's stored fields are read in place: a copy of the whole
+        // document went through the runtime's generic copy, a retain of
+        // every reference it holds (a twentieth of a short keystroke).
+        let fields = documents[Int(doc)]!.resultFields
+        let attributes: AttributeSet, title: String, contentType: String
+        if let own = fields.attributes {
+            (attributes, title, contentType) = (own, own.shownTitle, own.contentType)
+        } else {
+            // A document a snapshot wrote whole (a standalone activity): rare, read from a copy.
+            let document = documents[Int(doc)]!
+            (attributes, title, contentType) = (shownAttributes(of: document), document.title, document.contentType)
         }
+        return SearchResult(
+            uniqueIdentifier: fields.identifier, domainIdentifier: fields.domain,
+            contentType: contentType, title: title, sources: fields.sources.list,
+            attributes: attributes, visibility: fields.visibility,
+            highlights: highlights(of: title, field: "title", terms: terms, probes: probes, evaluators: &evaluators),
+            explanation: Explanation(
+                key: key, views: engagementScore(of: fields.identifier, at: query.now).views, matches: termMatches))
     }
 
     /// A document by identifier, as a result without match information.

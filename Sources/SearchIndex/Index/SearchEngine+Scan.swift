@@ -259,6 +259,8 @@ extension SearchEngine {
                 sources: document.sourceCount, titleLength: document.titleLength,
                 uniqueIdentifier: document.uniqueIdentifier), candidate.doc)
         }
+        // Every kept document's slot is read below: all at once first.
+        gather(kept.heap.map { $0.doc } + kept.engaged.map { $0.doc })
         var ranked = kept.heap.map { rankingKey($0, engagement: 0) }
         for candidate in kept.engaged {
             let identifier = documents[Int(candidate.doc)]!.uniqueIdentifier
@@ -266,7 +268,6 @@ extension SearchEngine {
         }
         ranked.sort { $0.key < $1.key }
         var evaluators = matches.map { TermEvaluator(matches: $0) }
-        gather(ranked.prefix(max(0, query.limit)).lazy.map(\.doc))
         let results = ranked.prefix(max(0, query.limit)).map {
             makeResult(doc: $0.doc, key: $0.key, terms: terms, probes: probes, evaluators: &evaluators, query: query)
         }

@@ -215,6 +215,16 @@ extension SearchEngine {
         /// Takes from `lists` (each sorted, each complete or not) in merged
         /// static order; false when a truncated list ran out first.
         func take(_ lists: [(entries: [TopEntry], complete: Bool)], typos: Int, whole: Bool) -> Bool {
+            // The lists' heads are what the loop below reads a slot of, one
+            // after another (and then the results): their slots and sets
+            // are read together first, so that the misses overlap.
+            let wanted = limit - ranked.count
+            var heads: [UInt32] = []
+            heads.reserveCapacity(min(lists.count * wanted, 4 * limit))
+            for list in lists where heads.count < 4 * limit {
+                for entry in list.entries.prefix(min(wanted, 4 * limit - heads.count)) { heads.append(entry.doc) }
+            }
+            gather(heads)
             var cursors = [Int](repeating: 0, count: lists.count)
             while ranked.count < limit {
                 var best: Int?

@@ -58,10 +58,11 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
         }
     }
 
-    /// The first packed byte (zero for an empty set): read only to bring
-    /// the header and the bytes into the cache ahead of their use.
-    var firstByte: UInt8 {
-        withBase { base, layout in layout.count > 0 ? base[0] : 0 }
+    /// The first packed byte plus the 33rd (or last), zero for an empty
+    /// set: read only to bring the header and the bytes a result reads
+    /// first (content type, title) into the cache ahead of their use.
+    var leadingBytes: UInt8 {
+        withBase { base, layout in layout.count > 0 ? base[0] &+ base[min(layout.count - 1, 32)] : 0 }
     }
 
     /// The fields in packed order.
