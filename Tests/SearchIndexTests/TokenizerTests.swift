@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import SearchIndex
 
 @Suite struct TokenizerTests {
@@ -9,6 +10,30 @@ import Testing
         #expect(texts("ÉCOLE Straße") == ["ecole", TextNormalizer.normalize("Straße")])
         #expect(texts("ＡＢＣ１２") == ["abc12"])
         #expect(TextNormalizer.normalize("ｶﾀｶﾅ") == "カタカナ")
+    }
+
+    /// Plain queries (ASCII letters, digits, spaces) skip the general path:
+    /// they must give its terms, and anything else must go to it.
+    @Test func plainQueriesGiveTheGeneralPathsTerms() {
+        var generator = SeededGenerator(seed: 51)
+        let plain = Array("abzAQZ0189     ")
+        let other: [Character] = ["-", "@", ".", "é", "\t", "北", "Ｋ", "_", "'"]
+        var plainCount = 0
+        for _ in 0..<3_000 {
+            var query = String((0..<Int.random(in: 0...12, using: &generator)).map { _ in plain.randomElement(using: &generator)! })
+            if Int.random(in: 0..<3, using: &generator) == 0 {
+                query.insert(other.randomElement(using: &generator)!, at: query.index(query.startIndex, offsetBy: Int.random(in: 0...query.count, using: &generator)))
+            }
+            let general = Tokenizer.generalQueryTerms(query)
+            if let fast = Tokenizer.plainQueryTerms(query) {
+                plainCount += 1
+                #expect(fast == general, "\(query)")
+            }
+            #expect(Tokenizer.queryTerms(query) == general, "\(query)")
+        }
+        #expect(plainCount > 1_500)
+        #expect(Tokenizer.plainQueryTerms("zoë") == nil)
+        #expect(Tokenizer.plainQueryTerms("555-0100") == nil)
     }
 
     /// Han ideographs skip Foundation's fold: each must fold as it would.

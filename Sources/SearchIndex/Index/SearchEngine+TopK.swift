@@ -225,6 +225,10 @@ extension SearchEngine {
                 for entry in list.entries.prefix(min(wanted, 4 * limit - heads.count)) { heads.append(entry.doc) }
             }
             gather(heads)
+            // A document can come twice only from a second list (or from
+            // a bucket before this one): one list alone needs no set.
+            let dedupes = lists.count > 1 || !ranked.isEmpty
+            if dedupes && seen.isEmpty { seen = Set(ranked.lazy.map { $0.doc }) }
             var cursors = [Int](repeating: 0, count: lists.count)
             while ranked.count < limit {
                 var best: Int?
@@ -237,8 +241,7 @@ extension SearchEngine {
                 }
                 let entry = lists[i].entries[cursors[i]]
                 cursors[i] += 1
-                if seen.contains(entry.doc) { continue }
-                seen.insert(entry.doc)
+                if dedupes, !seen.insert(entry.doc).inserted { continue }
                 if engaged.contains(entry.doc) || !isVisible(entry.doc) { continue }
                 ranked.append(rank(entry, typos: typos, whole: whole))
             }
@@ -273,7 +276,9 @@ extension SearchEngine {
                 sources: document.sourceCount, titleLength: document.titleLength,
                 uniqueIdentifier: document.uniqueIdentifier), doc))
         }
-        ranked.sort { $0.key < $1.key }
+        // Taken bucket by bucket, each in static order, the list is in rank
+        // order already; only engaged documents join out of order.
+        if !engaged.isEmpty { ranked.sort { $0.key < $1.key } }
         return (matchCount(matches, of: term, now: query.now), Array(ranked.prefix(limit)))
     }
 
