@@ -77,6 +77,15 @@ public final class IndexStore: Sendable {
         migrator.registerMigration("generation") { db in
             try db.execute(sql: "INSERT OR IGNORE INTO meta(key, value) VALUES ('generation', lower(hex(randomblob(16))))")
         }
+        // Views recorded since the last batch of any other kind, each with
+        // the generation it was made on: a snapshot of an older generation
+        // plus these views is the current engine (`journal(from:to:)`).
+        migrator.registerMigration("journal") { db in
+            try db.execute(sql: """
+                CREATE TABLE journal(
+                    generation TEXT PRIMARY KEY, previous TEXT NOT NULL, activity TEXT NOT NULL, at REAL NOT NULL)
+                """)
+        }
         return migrator
     }
 
@@ -148,6 +157,34 @@ public final class IndexStore: Sendable {
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
+    }
+
+    /// The views to replay, oldest first, on an engine of generation
+    /// `older` to make the engine of generation `current`: nil when the
+    /// journal does not lead from one to the other (a batch of another
+    /// kind came between) or holds more than `limit` views. Each view is
+    /// read back as a rebuild reads the stored ones (the same JSON, its
+    /// date from the same column type).
+    public func journal(from older: String, to current: String, limit: Int) throws -> [(activity: UserActivity, date: Date)]? {
+        guard older != current else { return [] }
+        return try guarded {
+            try queue.read { db in
+                let decoder = JSONDecoder()
+                decoder.dateDecodingStrategy = .iso8601
+                var views: [(activity: UserActivity, date: Date)] = []
+                var generation = current
+                while generation != older {
+                    guard views.count < limit, let row = try Row.fetchOne(
+                        db, sql: "SELECT previous, activity, at FROM journal WHERE generation = ?", arguments: [generation])
+                    else { return nil }
+                    let body: String = row["activity"]
+                    guard let activity = try? decoder.decode(UserActivity.self, from: Data(body.utf8)) else { return nil }
+                    views.append((activity, Date(timeIntervalSince1970: row["at"])))
+                    generation = row["previous"]
+                }
+                return views.reversed()
+            }
+        }
     }
 
     /// The preference and client state, without reading any record.
@@ -256,6 +293,13 @@ public final class IndexStore: Sendable {
                 for (id, at) in batch.engagements {
                     try db.execute(sql: "INSERT INTO engagements(uniqueIdentifier, at) VALUES (?, ?)",
                                    arguments: [id, at.timeIntervalSince1970])
+                }
+                if let view = batch.replayableView, let previous, view.basedOn == previous {
+                    let body = String(decoding: try encoder.encode(view.activity), as: UTF8.self)
+                    try db.execute(sql: "INSERT INTO journal(generation, previous, activity, at) VALUES (?, ?, ?, ?)",
+                                   arguments: [current, previous, body, date.timeIntervalSince1970])
+                } else {
+                    try db.execute(sql: "DELETE FROM journal")
                 }
                 if let preference = batch.preference {
                     try Self.setMeta(db, "indexingPreference", preference.rawValue)

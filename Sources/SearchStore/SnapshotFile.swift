@@ -97,6 +97,15 @@ enum SnapshotFile {
 
     /// The engine saved at `path` for `generation`, or why there is none.
     static func read(at path: String, generation: String) -> Result<SearchEngine, SnapshotMiss> {
+        read(at: path) { $0 == generation }.map(\.engine)
+    }
+
+    /// The engine saved at `path` and its generation, when `accepts` that
+    /// generation (asked before the file is checked and read), or why
+    /// there is none.
+    static func read(
+        at path: String, accepting accepts: (String) -> Bool
+    ) -> Result<(engine: SearchEngine, generation: String), SnapshotMiss> {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { return .failure(.missing) }
         defer { close(descriptor) }
@@ -131,7 +140,7 @@ enum SnapshotFile {
               let length = take(8).map({ UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }),
               let expected = take(8).map({ UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) })
         else { return .failure(.damaged("the header is cut short")) }
-        guard savedGeneration == generation else { return .failure(.stale) }
+        guard accepts(savedGeneration) else { return .failure(.stale) }
         guard length == UInt64(bytes.count - offset), let payload = take(Int(length)) else {
             return .failure(.damaged("its length does not match the file"))
         }
@@ -144,7 +153,7 @@ enum SnapshotFile {
         guard checksum.value == expected else { return .failure(.damaged("its checksum does not match")) }
         owner.dropPages()
         do {
-            return .success(try SearchEngine(snapshot: payload, owner: owner))
+            return .success((try SearchEngine(snapshot: payload, owner: owner), savedGeneration))
         } catch {
             return .failure(.damaged(error.message))
         }

@@ -13,6 +13,11 @@ public struct StoreBatch: Sendable {
     public var preference: IndexingPreference?
     public var clientState: String?
     public var log: [(kind: String, detail: String)] = []
+    /// A view this batch records and nothing else (`becomeCurrent`), made
+    /// on the engine of generation `basedOn`: the store journals it, so a
+    /// snapshot of that generation plus the view is this batch's engine
+    /// (see `IndexStore.journal`). Any other batch clears the journal.
+    public var replayableView: (activity: UserActivity, basedOn: String?)?
 
     public init() {}
 }

@@ -82,6 +82,84 @@ import Testing
         #expect(next.engine.records["b/1"] != nil)
     }
 
+    /// A process that records views and is stopped before its snapshot is
+    /// written (the old one is put back here, as such a stop leaves it)
+    /// costs the next one no rebuild: the views, and nothing else, since
+    /// the snapshot are replayed on it. The replayed engine answers as a
+    /// rebuilt one: same results, same engagement, same activities.
+    @Test func viewsSinceTheSnapshotAreReplayedOnIt() throws {
+        let path = temporaryPath()
+        _ = try open(path)
+        let snapshot = SnapshotFile.path(forStore: path)
+        let saved = try Data(contentsOf: URL(fileURLWithPath: snapshot))
+        do {
+            let viewer = try open(path)
+            #expect(viewer.engineOrigin == .snapshot)
+            var related = AttributeSet(title: "Cabin visit")
+            related.relatedUniqueIdentifier = "a/3"
+            try viewer.becomeCurrent(UserActivity(activityType: "v", title: "Lake 3", contentAttributeSet: related,
+                                                  isEligibleForSearch: true), at: now.addingTimeInterval(-3_600))
+            try viewer.becomeCurrent(UserActivity(activityType: "com.example.note", title: "Harbour notes",
+                                                  keywords: ["harbour"], isEligibleForSearch: true), at: now.addingTimeInterval(-60))
+            try viewer.becomeCurrent(UserActivity(activityType: "v", title: "Lake 5"), at: now)
+        }
+        try saved.write(to: URL(fileURLWithPath: snapshot))
+        let replayed = try open(path)
+        #expect(replayed.engineOrigin == .snapshot)
+        try FileManager.default.removeItem(atPath: snapshot)
+        let rebuilt = try PersistentIndex(store: IndexStore(path: path))
+        _ = try rebuilt.loadEngine()
+        #expect(rebuilt.engineOrigin == .records)
+        for query in ["lake", "cabin", "harbour", "lake 3", "notes", "lkae"] {
+            let request = SearchQuery(query, limit: 20, now: now, explainsMatches: true)
+            let a = replayed.engine.search(request), b = rebuilt.engine.search(request)
+            #expect(a.results == b.results, "\(query)")
+            #expect(a.total == b.total, "\(query)")
+        }
+        #expect(replayed.engine.search(SearchQuery("harbour", now: now)).total == 1)
+        #expect(replayed.engine.engagements == rebuilt.engine.engagements)
+        #expect(replayed.engine.engagements.count == 3)
+        #expect(Set(replayed.engine.activities.keys) == Set(rebuilt.engine.activities.keys))
+    }
+
+    /// A batch of any other kind ends the journal: a snapshot older than
+    /// it is stale, and the engine is rebuilt with every change. So is
+    /// one older than more views than are replayed.
+    @Test func aWriteAfterTheViewsOrTooManyViewsMakeTheOldSnapshotStale() throws {
+        let path = temporaryPath()
+        _ = try open(path)
+        let snapshot = SnapshotFile.path(forStore: path)
+        let saved = try Data(contentsOf: URL(fileURLWithPath: snapshot))
+        do {
+            let viewer = try open(path)
+            try viewer.becomeCurrent(UserActivity(activityType: "com.example.note", title: "Harbour notes",
+                                                  isEligibleForSearch: true), at: now)
+        }
+        do {
+            // A process that writes without loading the engine (`index import`).
+            let writer = try PersistentIndex(store: IndexStore(path: path))
+            try writer.index([sampleItem("b/1", "Lakeshore lodge")])
+        }
+        try saved.write(to: URL(fileURLWithPath: snapshot))
+        let reader = try open(path)
+        #expect(reader.engineOrigin == .records)
+        #expect(reader.engine.search(SearchQuery("lodge", now: now)).results.map(\.uniqueIdentifier) == ["b/1"])
+        #expect(reader.engine.search(SearchQuery("harbour", now: now)).total == 1)
+        try reader.saveSnapshot()
+
+        let current = try Data(contentsOf: URL(fileURLWithPath: snapshot))
+        do {
+            let viewer = try open(path)
+            for n in 0...PersistentIndex.replayLimit {
+                try viewer.becomeCurrent(UserActivity(activityType: "v", title: "Lake \(n)"), at: now.addingTimeInterval(Double(n)))
+            }
+        }
+        try current.write(to: URL(fileURLWithPath: snapshot))
+        let next = try open(path)
+        #expect(next.engineOrigin == .records)
+        #expect(next.engine.engagements.values.reduce(0) { $0 + $1.count } == PersistentIndex.replayLimit + 2)
+    }
+
     @Test func anEngineThatMissedAnotherWriterSavesNothing() throws {
         let path = temporaryPath()
         let a = try open(path)
