@@ -82,16 +82,21 @@ import Testing
         #expect(next.engine.records["b/1"] != nil)
     }
 
+    /// A new store, its snapshot's path and the snapshot's bytes.
+    func storeWithSnapshot() throws -> (path: String, snapshot: String, bytes: Data) {
+        let path = temporaryPath()
+        _ = try open(path)
+        let snapshot = SnapshotFile.path(forStore: path)
+        return (path, snapshot, try Data(contentsOf: URL(fileURLWithPath: snapshot)))
+    }
+
     /// A process that records views and is stopped before its snapshot is
     /// written (the old one is put back here, as such a stop leaves it)
     /// costs the next one no rebuild: the views, and nothing else, since
     /// the snapshot are replayed on it. The replayed engine answers as a
     /// rebuilt one: same results, same engagement, same activities.
     @Test func viewsSinceTheSnapshotAreReplayedOnIt() throws {
-        let path = temporaryPath()
-        _ = try open(path)
-        let snapshot = SnapshotFile.path(forStore: path)
-        let saved = try Data(contentsOf: URL(fileURLWithPath: snapshot))
+        let (path, snapshot, saved) = try storeWithSnapshot()
         do {
             let viewer = try open(path)
             #expect(viewer.engineOrigin == .snapshot)
@@ -126,10 +131,7 @@ import Testing
     /// it is stale, and the engine is rebuilt with every change. So is
     /// one older than more views than are replayed.
     @Test func aWriteAfterTheViewsOrTooManyViewsMakeTheOldSnapshotStale() throws {
-        let path = temporaryPath()
-        _ = try open(path)
-        let snapshot = SnapshotFile.path(forStore: path)
-        let saved = try Data(contentsOf: URL(fileURLWithPath: snapshot))
+        let (path, snapshot, saved) = try storeWithSnapshot()
         do {
             let viewer = try open(path)
             try viewer.becomeCurrent(UserActivity(activityType: "com.example.note", title: "Harbour notes",
