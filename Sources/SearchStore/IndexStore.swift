@@ -298,6 +298,8 @@ public final class IndexStore: Sendable {
                     let body = String(decoding: try encoder.encode(view.activity), as: UTF8.self)
                     try db.execute(sql: "INSERT INTO journal(generation, previous, activity, at) VALUES (?, ?, ?, ?)",
                                    arguments: [current, previous, body, date.timeIntervalSince1970])
+                    // Kept bounded: a load replays fewer than this many views.
+                    try db.execute(sql: "DELETE FROM journal WHERE rowid <= (SELECT MAX(rowid) FROM journal) - 1024")
                 } else {
                     try db.execute(sql: "DELETE FROM journal")
                 }

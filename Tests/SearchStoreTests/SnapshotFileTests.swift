@@ -162,6 +162,26 @@ import Testing
         #expect(next.engine.engagements.values.reduce(0) { $0 + $1.count } == PersistentIndex.replayLimit + 2)
     }
 
+    /// The journal keeps the newest 1,024 views (four times what a load
+    /// replays), however many are recorded without another write.
+    @Test func theJournalStaysBounded() throws {
+        let store = try IndexStore(path: temporaryPath())
+        var generations = [try store.generation()!]
+        for n in 0..<1_100 {
+            var batch = StoreBatch()
+            let view = UserActivity(activityType: "v", title: "Lake \(n)")
+            batch.engagements = [(view.engagementIdentifier, now)]
+            batch.replayableView = (view, generations.last)
+            generations.append(try store.apply(batch, at: now).current)
+        }
+        let last = generations.last!
+        #expect(try store.journal(from: generations[0], to: last, limit: 5_000) == nil)
+        let kept = try store.journal(from: generations[1_100 - 1_024], to: last, limit: 5_000)
+        #expect(kept?.count == 1_024)
+        #expect(kept?.first?.activity.title == "Lake \(1_100 - 1_024)")
+        #expect(try store.journal(from: generations[1_100 - 1_025], to: last, limit: 5_000) == nil)
+    }
+
     @Test func anEngineThatMissedAnotherWriterSavesNothing() throws {
         let path = temporaryPath()
         let a = try open(path)
