@@ -290,7 +290,7 @@ extension SearchEngine {
                         if engagedSlots[slot] {
                             let rank = ranks[slot]
                             kept.engaged.append(PackedCandidate(
-                                key: ruleBits | UInt64(255 - rank.sources) << 32 | UInt64(rank.titleLength), doc: UInt32(slot)))
+                                key: ruleBits | rank.keyBits, doc: UInt32(slot)))
                             continue
                         }
                         // A broad query has hundreds of thousands of matches at
@@ -304,7 +304,7 @@ extension SearchEngine {
                         }
                         let rank = ranks[slot]
                         kept.offer(PackedCandidate(
-                            key: ruleBits | UInt64(255 - rank.sources) << 32 | UInt64(rank.titleLength), doc: UInt32(slot)),
+                            key: ruleBits | rank.keyBits, doc: UInt32(slot)),
                             precedes: precedes)
                     }
                     return kept

@@ -182,10 +182,8 @@ extension SearchEngine {
                 }
                 kept.total += 1
                 guard limit > 0 else { continue }
-                let rank = ranks[slotIndex]
-                let staticKey = UInt64(255 - rank.sources) << 32 | UInt64(rank.titleLength)
                 let candidate = PackedCandidate(
-                    key: typos << 56 | prefixOnly << 48 | fieldSum << 40 | staticKey, doc: slot)
+                    key: typos << 56 | prefixOnly << 48 | fieldSum << 40 | ranks[slotIndex].keyBits, doc: slot)
                 if engagedSlot {
                     kept.engaged.append(candidate)
                 } else {
@@ -219,7 +217,7 @@ extension SearchEngine {
                 }
                 let rank = ranks[slotIndex]
                 let candidate = PackedCandidate(
-                    key: codeKey | UInt64(255 - rank.sources) << 32 | UInt64(rank.titleLength), doc: UInt32(slotIndex))
+                    key: codeKey | rank.keyBits, doc: UInt32(slotIndex))
                 if engagedSlot {
                     kept.engaged.append(candidate)
                 } else {
@@ -376,7 +374,7 @@ extension SearchEngine {
         let tier = tiers[slot], worstTier = tiers[Int(worst.doc)]
         if tier != worstTier { return tier > worstTier }
         let rank = ranks[slot]
-        return ruleBits | UInt64(255 - rank.sources) << 32 | UInt64(rank.titleLength) > worst.key
+        return ruleBits | rank.keyBits > worst.key
     }
 
     /// A probed term is first matched against the candidates by its

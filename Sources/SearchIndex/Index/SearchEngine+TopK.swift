@@ -384,6 +384,12 @@ struct StaticRank: Sendable {
     var tier: UInt8 {
         UInt8(3 - min(sources, 3)) << 6 | UInt8(min(titleLength, 63))
     }
+
+    /// The rank's bits of a packed candidate key (`PackedCandidate`): more
+    /// sources first, then the shorter title; the rule values lie above.
+    @inline(__always) var keyBits: UInt64 {
+        UInt64(255 - sources) << 32 | UInt64(titleLength)
+    }
 }
 
 /// A best-list entry with its static key read once, as `StaticKey.words`.

@@ -224,5 +224,4 @@ extension TokenTrie {
                  previousScalar: previous, bestOnPath: best, into: &result)
         }
     }
-
 }
