@@ -258,6 +258,85 @@ import Testing
         }
     }
 
+    /// A batch that counts its documents leaves each node the count of
+    /// distinct documents that counting each document after its insert
+    /// (`countDocument`) gives: tokens that are prefixes of each other,
+    /// share eight-byte heads and part after them (in batch order out of
+    /// byte order), wide scalars parted inside a scalar's bytes, documents
+    /// sharing tokens, slots side by side and far apart.
+    @Test(arguments: [1, 2, 3])
+    func aCountingBatchCountsEachDocumentOnceInEachNode(seed: UInt64) {
+        var generator = SeededGenerator(seed: seed)
+        let stems = ["br", "bren", "brent", "abcdefgh", "abcdefghij", "abcdefghik", "abcdefgha", "北极", "北极光", "北京",
+                     "zoë", "zoé", "z", "ëë"]
+        func document() -> [String] {
+            let count = Int.random(in: 1...8, using: &generator)
+            let words = (0..<count).map { _ in
+                stems.randomElement(using: &generator)! + String(repeating: "t", count: Int.random(in: 0...2, using: &generator))
+            }
+            var seen = Set<String>()
+            return words.filter { seen.insert($0).inserted }
+        }
+        var single = TokenTrie()
+        var batched = TokenTrie()
+        func insertCounting(_ words: [String], doc: UInt32, into trie: inout TokenTrie) {
+            let nodes = words.map { trie.insert($0, posting: .init(doc: doc, field: 1)) }
+            trie.countDocument(tokenNodes: nodes, fields: nodes.map { _ in 1 }, delta: 1)
+        }
+        // The same history in both, counted a document at a time.
+        for doc in 0..<20 {
+            let words = document()
+            insertCounting(words, doc: UInt32(doc), into: &single)
+            insertCounting(words, doc: UInt32(doc), into: &batched)
+        }
+        let spread = [1, 1, 70_000][Int(seed) - 1]
+        var tokens: [String] = []
+        var postings: [TokenTrie.Posting] = []
+        for doc in 0..<80 {
+            let slot = UInt32(100 + doc * spread)
+            let words = document()
+            insertCounting(words, doc: slot, into: &single)
+            tokens += words
+            postings += words.map { _ in TokenTrie.Posting(doc: slot, field: 1) }
+        }
+        let (nodes, places) = batched.insertPostings(
+            tokens, heads: tokens.map { TokenArena.head(of: $0) }, postings: postings, countingDocuments: true)
+        for index in tokens.indices {
+            #expect(batched[nodes[index]].postings[Int(places[index])] == postings[index])
+        }
+        func counts(_ trie: TokenTrie) -> [String: Int] {
+            var out: [String: Int] = [:]
+            var stack: [Int32] = [TokenTrie.root]
+            while let node = stack.popLast() {
+                out[trie.token(at: node)] = trie[node].documentCount
+                stack.append(contentsOf: trie[node].children.map(\.node))
+            }
+            return out
+        }
+        let expected = counts(single)
+        #expect(counts(batched) == expected)
+        #expect(expected[""] == 100)
+    }
+
+    @Test func sharedScalarsStopBeforeAScalarTheBytesPartInside() {
+        #expect(TokenTrie.sharedScalarCount("北极", "北京") == 1)
+        #expect(TokenTrie.sharedScalarCount("zoë", "zoé") == 2)
+        #expect(TokenTrie.sharedScalarCount("bren", "brent") == 4)
+        #expect(TokenTrie.sharedScalarCount("", "a") == 0)
+        #expect(TokenTrie.compareBytes("abcdefghk", "abcdefghj") > 0)
+        #expect(TokenTrie.compareBytes("bre", "bren") < 0)
+        #expect(TokenTrie.compareBytes("ë", "ë") == 0)
+        // Read off the heads when they differ: the same count.
+        let words = ["", "b", "br", "bren", "brent", "abcdefgh", "abcdefgi", "abcdefghij", "北", "北极", "北极光", "北京",
+                     "zoë", "zoé", "zo", "ëë", "ë", "a北", "ab北"]
+        for a in words {
+            for b in words where TokenArena.head(of: a) != TokenArena.head(of: b) {
+                #expect(TokenTrie.sharedScalarCount(TokenArena.head(of: a), TokenArena.head(of: b))
+                        == TokenTrie.sharedScalarCount(a, b), "\(a) \(b)")
+            }
+        }
+    }
+
     /// The batch order is by head, then by position, for batches sorted by
     /// comparison and by radix alike (heads that share digits, repeat, or
     /// differ only in their low bytes).

@@ -565,20 +565,31 @@ public struct SearchEngine: Sendable {
                 postings.append(.init(doc: batch[index].slot, field: field))
             }
         }
-        let (nodes, places) = trie.insertPostings(tokens, heads: heads, postings: postings)
+        // With nothing cached (a bulk import into a new engine), the insert
+        // counts the documents on its walk; lists and maps kept up to date
+        // need them counted one document at a time instead (each change's
+        // count at that moment).
+        makeTopListsUnique()
+        let counted = topLists.isEmpty
+        let (nodes, places) = trie.insertPostings(tokens, heads: heads, postings: postings, countingDocuments: counted)
         releaseInBackground(tokens)
         var start = 0
         for index in batch.indices {
             let span = start..<(start + batch[index].tokens.count)
-            finishInsert(batch[index], heads: Array(heads[span]), nodes: Array(nodes[span]), places: Array(places[span]))
+            finishInsert(
+                batch[index], heads: Array(heads[span]), nodes: Array(nodes[span]), places: Array(places[span]),
+                counted: counted)
             start = span.upperBound
         }
     }
 
     /// Everything an insert does once the document's postings are in the
     /// trie (at `nodes`, `places`): its arena tokens, rank, expiration,
-    /// distinct-document counts and best lists.
-    private mutating func finishInsert(_ insert: PendingInsert, heads: [UInt64], nodes: [Int32], places: [UInt32]) {
+    /// distinct-document counts and best lists (`counted`: the counts were
+    /// made with the postings, and nothing is cached).
+    private mutating func finishInsert(
+        _ insert: PendingInsert, heads: [UInt64], nodes: [Int32], places: [UInt32], counted: Bool = false
+    ) {
         let slot = insert.slot
         tokens.set(slot: slot, heads: heads, nodes: nodes, fields: insert.fields, places: places)
         while ranks.count < documents.count {
@@ -592,6 +603,7 @@ public struct SearchEngine: Sendable {
         expirations[Int(slot)] = insert.expiration?.timeIntervalSinceReferenceDate ?? .infinity
         engagedSlots[Int(slot)] = insert.engaged
         if insert.expiration != nil { expiringDocuments.insert(slot) } else { expiringDocuments.remove(slot) }
+        guard !counted else { return }
         let touched = trie.countDocument(tokenNodes: nodes, fields: insert.fields, delta: 1)
         makeTopListsUnique()
         addToTopLists(slot, touched: touched, tokenNodes: nodes, tokenFields: insert.fields, tokenPlaces: places)
