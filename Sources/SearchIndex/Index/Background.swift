@@ -1,23 +1,5 @@
 import Dispatch
 
-/// Work started on another thread now, its value waited for later.
-final class Background<Value: Sendable>: @unchecked Sendable {
-    // Written once on the worker before `group` is left; read only after
-    // waiting on it.
-    private var result: Value?
-    private let group = DispatchGroup()
-
-    init(_ work: @escaping @Sendable () -> Value) {
-        DispatchQueue.global().async(group: group) { self.result = work() }
-    }
-
-    /// The work's value, once it is done.
-    func value() -> Value {
-        group.wait()
-        return result!
-    }
-}
-
 /// Frees `value` on another thread. A bulk build's inserting thread is its
 /// critical path, and freeing each chunk's spent token arrays (thousands of
 /// small arrays) cost it a twentieth of its time while the other cores

@@ -316,16 +316,17 @@ public struct SearchEngine: Sendable {
         }
         // Inserting is this thread's; while a chunk goes into the trie, the
         // next one is tokenised on another (a bulk import spent a quarter
-        // of its time tokenising, while the trie waited).
+        // of its time tokenising, while the trie waited), and this thread
+        // takes a share of that once its chunk is in.
         let reader = documentReader
         var built = buildDocuments(chunks[0])
         reserveCapacity(documents: order.count)
         let (nodesBefore, tokensBefore) = (trie.nodes.count, tokens.heads.count)
         for index in chunks.indices {
             let following = index + 1 < chunks.count ? chunks[index + 1] : nil
-            let next = following.map { chunk in Background { chunk.map { reader.buildDocument($0) } } }
+            let next = following.map { chunk in SharedMap(Array(chunk)) { reader.buildDocument($0) } }
             place(chunks[index], &built)
-            built = next?.value() ?? []
+            built = next?.finish() ?? []
             if index == 0 {
                 // Growing by doubling copied the node and token arrays again
                 // and again (a tenth of a bulk build at 1M, in copies and
