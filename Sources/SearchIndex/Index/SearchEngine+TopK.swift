@@ -83,6 +83,14 @@ extension SearchEngine {
     /// The best documents with a token anywhere in the node's subtree, each
     /// with the best field it has there.
     func subtreeTopList(_ node: Int32) -> [TopEntry] {
+        var byteMap: [UInt8] = []
+        return subtreeTopList(node, byteMap: &byteMap)
+    }
+
+    /// `byteMap`: a byte a slot, every one `noField`, and left so (empty
+    /// until a subtree large enough needs it; a map in use serves every
+    /// subtree after it).
+    private func subtreeTopList(_ node: Int32, byteMap: inout [UInt8]) -> [TopEntry] {
         if let cached = topLists.subtree(node) { return cached }
         // A child's best list holds every document of its subtree that can
         // be in ours; smaller children are walked. Lists first, so the
@@ -92,15 +100,17 @@ extension SearchEngine {
         var offered = trie[node].postingList.count
         for child in trie[node].children {
             if trie[child.node].documentCount > TopListCache.capacity {
-                childLists.append(subtreeTopList(child.node))
+                childLists.append(subtreeTopList(child.node, byteMap: &byteMap))
                 offered += TopListCache.capacity
             } else {
                 walked.append(child.node)
                 offered += trie[child.node].subtreeCount
             }
         }
-        let list = best(bestFields(node, childLists: childLists, walked: walked,
-                                   usingByteMap: offered >= Self.bestFieldByteMapMinimum))
+        if byteMap.isEmpty, offered >= Self.bestFieldByteMapMinimum {
+            byteMap = [UInt8](repeating: Self.noField, count: documents.count)
+        }
+        let list = best(bestFields(node, childLists: childLists, walked: walked, byteMap: &byteMap))
         topLists.store(subtree: list, tail: listTail(list), for: node)
         return list
     }
@@ -111,19 +121,23 @@ extension SearchEngine {
     static let bestFieldByteMapMinimum = 4_096
 
     /// Each document among the postings of `node`, the entries of
-    /// `childLists` and the postings under `walked`, with its best field.
-    private func bestFields(_ node: Int32, childLists: [[TopEntry]], walked: [Int32], usingByteMap: Bool) -> [TopEntry] {
+    /// `childLists` and the postings under `walked`, with its best field:
+    /// told apart in `byteMap` (a byte a slot, all `noField`, left so) when
+    /// there is one, else in a hash table.
+    private func bestFields(_ node: Int32, childLists: [[TopEntry]], walked: [Int32], byteMap: inout [UInt8]) -> [TopEntry] {
         var entries: [TopEntry] = []
-        if usingByteMap {
-            var bestField = [UInt8](repeating: Self.noField, count: documents.count)
-            bestField.withUnsafeMutableBufferPointer { bestField in
+        if !byteMap.isEmpty {
+            byteMap.withUnsafeMutableBufferPointer { bestField in
                 func offer(_ doc: UInt32, _ field: UInt8) {
                     let seen = bestField[Int(doc)]
                     if seen == Self.noField { entries.append(TopEntry(doc: doc, field: field)) }
                     if field < seen { bestField[Int(doc)] = field }
                 }
                 gather(node, childLists: childLists, walked: walked, offer)
-                for index in entries.indices { entries[index].field = bestField[Int(entries[index].doc)] }
+                for index in entries.indices {
+                    entries[index].field = bestField[Int(entries[index].doc)]
+                    bestField[Int(entries[index].doc)] = Self.noField
+                }
             }
         } else {
             var fields: [UInt32: UInt8] = [:]
@@ -171,8 +185,11 @@ extension SearchEngine {
     /// Fills the lists and maps of `starts` and of every large subtree below them.
     private func warm(from starts: [Int32], mapsServe: Bool) {
         var stack = starts
+        // One map for every list this thread makes: a hash table a node was
+        // a third of warming at a million items, in hashing and growing.
+        var byteMap = [UInt8](repeating: Self.noField, count: documents.count)
         while let node = stack.popLast() {
-            _ = subtreeTopList(node)
+            _ = subtreeTopList(node, byteMap: &byteMap)
             if trie[node].postingList.count > TopListCache.capacity { _ = ownTopList(node) }
             if mapsServe, trie[node].documentCount >= fieldMapMinimum { _ = subtreeFieldMap(node) }
             for child in trie[node].children where trie[child.node].documentCount > topListThreshold {
