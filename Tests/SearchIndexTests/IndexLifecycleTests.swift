@@ -11,6 +11,22 @@ import Testing
         #expect(e.documentCount == 1)
     }
 
+    /// One batch naming an identifier twice (large enough to be built in
+    /// chunks, as a bulk import is): the later item stands, once.
+    @Test(arguments: [3, 9_000])
+    func aBatchNamingAnIdentifierTwiceKeepsTheLaterItemOnce(count: Int) {
+        var items = (0..<count).map { item("doc/\($0)", title: "plain \($0)") }
+        items.append(item("doc/1", title: "replaced one"))
+        items.insert(item("doc/2", title: "first two"), at: 0)
+        var e = SearchEngine()
+        e.index(items)
+        #expect(e.documentCount == count)
+        #expect(e.ids("replaced") == ["doc/1"])
+        #expect(e.ids("first").isEmpty)
+        #expect(e.search(SearchQuery("plain", now: referenceNow)).total == count - 1)
+        #expect(e.search(SearchQuery("doc", now: referenceNow)).total == 0)
+    }
+
     @Test func deleteByIdentifier() {
         var e = engine([item("a", title: "Lake"), item("b", title: "Lake")])
         #expect(e.deleteItems(identifiers: ["a", "missing"]) == ["a"])

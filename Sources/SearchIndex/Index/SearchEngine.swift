@@ -81,23 +81,28 @@ public struct SearchEngine: Sendable {
 
     /// Indexes (inserts or replaces) a batch of items from one source.
     public mutating func index(_ items: [SearchableItem], source: Source = .item) {
+        // The items' own identifiers go in a list, sorted once: hashed into
+        // the set with the others, they were a quarter of a bulk import's
+        // start, where no other core has work yet.
         var touched = Set<String>()
+        var ids: [String] = []
+        ids.reserveCapacity(items.count)
         if items.count >= 1_024 {
             // Growing a million-entry table step by step moved every record
             // several times (a tenth of a bulk import's time before refresh).
             records.reserveCapacity(records.count + items.count)
-            touched.reserveCapacity(items.count)
         }
         for item in items {
-            let id = item.uniqueIdentifier
-            if let old = records[id] {
+            let record = IndexRecord(source: source, item: item)
+            if let old = records.updateValue(record, forKey: item.uniqueIdentifier) {
                 touched.formUnion(unlink(old))
             }
-            let record = IndexRecord(source: source, item: item)
-            records[id] = record
+            ids.append(item.uniqueIdentifier)
             link(record, touching: &touched)
         }
-        refresh(touched)
+        ids.append(contentsOf: touched)
+        ids.sort()
+        refresh(sorted: ids)
     }
 
     /// Deletes items (and web pages) by identifier, with the activities tied to
@@ -252,12 +257,11 @@ public struct SearchEngine: Sendable {
         itemsByURL[url]?.min { RankingKey.identifierPrecedes($0, $1) }
     }
 
-    /// Registers a record's merge links; adds the documents to refresh to
-    /// `touched` (in place: a set per item cost a bulk import more than
-    /// the links did).
+    /// Registers a record's merge links; adds the documents to refresh
+    /// other than the record's own to `touched` (in place: a set per item
+    /// cost a bulk import more than the links did).
     private mutating func link(_ record: IndexRecord, touching touched: inout Set<String>) {
         let id = record.item.uniqueIdentifier
-        touched.insert(id)
         guard let url = record.item.attributeSet.url else { return }
         switch record.source {
         case .item:
@@ -298,11 +302,26 @@ public struct SearchEngine: Sendable {
 
     /// Rebuilds the documents named by `ids` from the records, in place.
     mutating func refresh(_ ids: Set<String>) {
+        refresh(sorted: ids.sorted())
+    }
+
+    /// Rebuilds the documents named in `sorted` (in order; an identifier
+    /// named twice is rebuilt once) from the records, in place.
+    private mutating func refresh(sorted named: [String]) {
         // Every change comes through here: the tables (and the owned copies
         // of what a load borrowed) are taken before anything is changed.
         settleTables()
-        if !ids.isEmpty { termMatches = TermMatchCache() }
-        let order = ids.sorted()
+        if !named.isEmpty { termMatches = TermMatchCache() }
+        var order = named
+        // Equal neighbours, from a sorted list that may repeat: one of each.
+        if order.count > 1 {
+            var kept = 1
+            for index in 1..<order.count where order[index] != order[kept - 1] {
+                order.swapAt(index, kept)
+                kept += 1
+            }
+            order.removeLast(order.count - kept)
+        }
         // In chunks, so that a large batch never holds every pending token at once.
         let chunks = stride(from: 0, to: order.count, by: Self.refreshChunk).map {
             order[$0..<min(order.count, $0 + Self.refreshChunk)]
