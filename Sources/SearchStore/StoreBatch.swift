@@ -32,6 +32,7 @@ public struct OperationLogEntry: Sendable, Hashable, Codable {
 
 /// Everything the store holds, read back at launch.
 public struct StoredState: Sendable {
+    /// In identifier order (UTF-8 bytes).
     public var records: [IndexRecord] = []
     public var activities: [UserActivity] = []
     public var engagements: [String: [Date]] = [:]

@@ -157,6 +157,23 @@ let now = Date(timeIntervalSince1970: 1_800_000_000)
         #expect(try store.load().records == batch.upsertedRecords)
     }
 
+    /// The records come back in their identifiers' byte order, whatever
+    /// order they were written in: identifiers alike in their first
+    /// sixteen bytes, one a prefix of another, wide characters.
+    @Test func recordsReadBackInTheirIdentifiersByteOrder() throws {
+        let store = try IndexStore(path: temporaryPath())
+        let ids = ["zeta", "a", "long-identifier-000002", "b/北极", "b/Zoë", "ab", "b/zoe", "long-identifier-000001",
+                   "long-identifier-00000", "É", "e", "long-identifier-0000011"]
+        for id in ids {
+            // A batch each: stored in this order.
+            var batch = StoreBatch()
+            batch.upsertedRecords = [IndexRecord(source: .item, item: sampleItem(id, "Lake"))]
+            try store.apply(batch)
+        }
+        let expected = ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        #expect(try store.load().records.map(\.item.uniqueIdentifier) == expected)
+    }
+
     @Test func aFailedWriteChangesNeitherStoreNorEngine() throws {
         let path = temporaryPath()
         let (index, _) = try PersistentIndex.open(path: path, delegate: nil)
