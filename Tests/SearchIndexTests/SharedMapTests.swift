@@ -32,8 +32,16 @@ import Testing
             #expect(Tracked.alive == 1_000)
         }
         #expect(Tracked.alive == 0)
-        // A map dropped before it is finished still frees what it made.
-        do { _ = SharedMap(Array(0..<100)) { Tracked($0) } }
+        // A map dropped before it is finished still frees what it made,
+        // once its worker (which holds it until its last block) lets go.
+        weak var dropped: SharedMap<Int, Tracked>?
+        do {
+            let map = SharedMap(Array(0..<100)) { Tracked($0) }
+            dropped = map
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while dropped != nil, Date() < deadline { usleep(1_000) }
+        #expect(dropped == nil)
         #expect(Tracked.alive == 0)
     }
 }

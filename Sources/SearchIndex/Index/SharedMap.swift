@@ -58,7 +58,10 @@ final class SharedMap<Element: Sendable, Output: Sendable>: @unchecked Sendable 
     }
 
     deinit {
-        if !finished { _ = finish() }
+        // Never finished: the worker, whose block holds the map, took every
+        // block before letting it go (waiting here could be on its own
+        // thread, inside the group).
+        if !finished { outputs.baseAddress?.deinitialize(count: outputs.count) }
         outputs.deallocate()
     }
 }

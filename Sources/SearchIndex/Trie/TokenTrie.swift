@@ -549,10 +549,8 @@ struct TokenTrie: Sendable {
     static func compareBytes(_ a: String, _ b: String) -> Int {
         withUTF8(a) { a in
             withUTF8(b) { b in
-                let shorter = min(a.count, b.count)
-                var index = 0
-                while index < shorter, a[index] == b[index] { index += 1 }
-                return index < shorter ? Int(a[index]) - Int(b[index]) : a.count - b.count
+                let shared = sharedByteCount(a, b)
+                return shared < min(a.count, b.count) ? Int(a[shared]) - Int(b[shared]) : a.count - b.count
             }
         }
     }
@@ -561,17 +559,22 @@ struct TokenTrie: Sendable {
     static func sharedScalarCount(_ a: String, _ b: String) -> Int {
         withUTF8(a) { a in
             withUTF8(b) { b in
-                let shorter = min(a.count, b.count)
-                var bytes = 0
-                while bytes < shorter, a[bytes] == b[bytes] { bytes += 1 }
+                let bytes = sharedByteCount(a, b)
                 // Scalars are counted by their first bytes; one the strings
                 // part inside (at a continuation byte) is not shared.
                 var scalars = 0
                 for byte in a[..<bytes] where byte & 0xC0 != 0x80 { scalars += 1 }
-                if bytes < shorter, a[bytes] & 0xC0 == 0x80 { scalars -= 1 }
+                if bytes < min(a.count, b.count), a[bytes] & 0xC0 == 0x80 { scalars -= 1 }
                 return scalars
             }
         }
+    }
+
+    private static func sharedByteCount(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+        let shorter = min(a.count, b.count)
+        var count = 0
+        while count < shorter, a[count] == b[count] { count += 1 }
+        return count
     }
 
     /// How many whole scalars two tokens with different heads (first
