@@ -153,7 +153,8 @@ enum SnapshotFile {
         guard checksum.value == expected else { return .failure(.damaged("its checksum does not match")) }
         owner.dropPages()
         do {
-            return .success((try SearchEngine(snapshot: payload, owner: owner), savedGeneration))
+            // The checksum held: the bytes are the writer's.
+            return .success((try SearchEngine(snapshot: payload, owner: owner, verified: true), savedGeneration))
         } catch {
             return .failure(.damaged(error.message))
         }

@@ -80,6 +80,14 @@ import Testing
                 #expect(bytes[..<cut].withUnsafeBytes { PackedAttributes.validating($0) } == nil)
             }
             #expect((bytes + [0]).withUnsafeBytes { PackedAttributes.validating($0) } == nil)
+            // A snapshot stores the tail: a walk must find the one stored, and
+            // a set taken on trust at it reads as the walked one.
+            let tail = set.packed.withBytesAndTail { $1 }
+            #expect(bytes.withUnsafeBytes { PackedAttributes.validating($0, tail: tail) } != nil)
+            #expect(bytes.withUnsafeBytes { PackedAttributes.validating($0, tail: tail + 1) } == nil)
+            #expect(bytes.withUnsafeBytes { PackedAttributes.validating($0, tail: tail - 1) } == nil)
+            let trusted = bytes.withUnsafeBytes { AttributeSet(packed: PackedAttributes.trusting($0, tail: tail)) }
+            #expect(trusted == set && trusted.fields == set.fields && trusted.url == set.url && trusted.extras == set.extras)
         }
         // A length running past the end, a flag out of range.
         #expect([UInt8]([5, 0x61]).withUnsafeBytes { PackedAttributes.validating($0) } == nil)

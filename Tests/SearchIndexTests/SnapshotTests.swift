@@ -14,11 +14,13 @@ import Testing
 
     /// Whether `load` lends the engine the bytes (`loadBorrowing`) instead of copying.
     @TaskLocal static var loadsBorrow = false
+    /// Whether loads take the bytes as verified (a file whose checksum held).
+    @TaskLocal static var loadsVerified = false
 
     static func load(_ bytes: [UInt8]) throws -> SearchEngine {
         // The engine keeps what it borrows from alive.
         if loadsBorrow { return try loadBorrowing(bytes).0 }
-        return try bytes.withUnsafeBytes { try SearchEngine(snapshot: $0) }
+        return try bytes.withUnsafeBytes { try SearchEngine(snapshot: $0, verified: loadsVerified) }
     }
 
     /// Bytes in an allocation of their own, freed when the last value
@@ -36,7 +38,7 @@ import Testing
     /// borrow them instead of copying.
     static func loadBorrowing(_ bytes: [UInt8]) throws -> (SearchEngine, OwnedBytes) {
         let owner = OwnedBytes(bytes)
-        return (try SearchEngine(snapshot: UnsafeRawBufferPointer(owner.bytes), owner: owner), owner)
+        return (try SearchEngine(snapshot: UnsafeRawBufferPointer(owner.bytes), owner: owner, verified: loadsVerified), owner)
     }
 
     /// Items with every attribute the model has, some of them empty.
@@ -148,6 +150,14 @@ import Testing
     @Test(arguments: [5, 6])
     func aBorrowingLoadAnswersAndChangesAsTheOriginal(seed: UInt64) throws {
         try Self.$loadsBorrow.withValue(true) { try loadedEngineAnswersAndChangesAsTheOriginal(seed: seed) }
+    }
+
+    /// The same, loaded as a file whose checksum held is: borrowing, and
+    /// taking each attribute set's stored tail instead of walking it.
+    @Test func aVerifiedLoadAnswersAndChangesAsTheOriginal() throws {
+        try Self.$loadsBorrow.withValue(true) {
+            try Self.$loadsVerified.withValue(true) { try loadedEngineAnswersAndChangesAsTheOriginal(seed: 7) }
+        }
     }
 
     @Test func changesAfterABorrowingLoadNeverWriteTheBorrowedBytes() throws {

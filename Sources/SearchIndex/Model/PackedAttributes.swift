@@ -116,13 +116,25 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
     /// lives, the set reads them where they lie (a loaded snapshot's sets,
     /// a quarter of a gigabyte at a million items, stay in the mapped file
     /// instead of being copied into fresh pages).
-    static func validating(_ bytes: UnsafeRawBufferPointer, borrowingFrom owner: (AnyObject & Sendable)? = nil) -> PackedAttributes? {
+    static func validating(
+        _ bytes: UnsafeRawBufferPointer, tail expectedTail: Int? = nil, borrowingFrom owner: (AnyObject & Sendable)? = nil
+    ) -> PackedAttributes? {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
         var cursor = PackedCursor(base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
-        guard let tail = cursor.skipAll(), cursor.isAtEnd else { return nil }
+        guard let tail = cursor.skipAll(), cursor.isAtEnd, expectedTail.map({ $0 == tail }) ?? true else { return nil }
+        return trusting(bytes, tail: tail, borrowingFrom: owner)
+    }
+
+    /// A set of `bytes` as a writer packed them, whose tail (see
+    /// `Header.tail`) starts at `tail`, taken without a walk: only for
+    /// bytes known to be a writer's (a snapshot file whose checksum held).
+    static func trusting(
+        _ bytes: UnsafeRawBufferPointer, tail: Int, borrowingFrom owner: (AnyObject & Sendable)? = nil
+    ) -> PackedAttributes {
+        precondition(!bytes.isEmpty && tail < bytes.count)
         guard let owner else { return make(copying: bytes, tail: tail) }
         let buffer = create(minimumCapacity: 0) { _ in
-            Header(count: bytes.count, tail: tail, borrowed: base.assumingMemoryBound(to: UInt8.self), owner: owner)
+            Header(count: bytes.count, tail: tail, borrowed: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), owner: owner)
         }
         return unsafeDowncast(buffer, to: PackedAttributes.self)
     }
@@ -146,6 +158,11 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
     /// The packed bytes, for a snapshot.
     func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try withBase { base, header in try body(UnsafeRawBufferPointer(start: base, count: header.count)) }
+    }
+
+    /// The packed bytes and the offset of their tail, for a snapshot.
+    func withBytesAndTail<R>(_ body: (UnsafeRawBufferPointer, Int) throws -> R) rethrows -> R {
+        try withBase { base, header in try body(UnsafeRawBufferPointer(start: base, count: header.count), header.tail) }
     }
 
     /// Every field, read in packed order (arguments are evaluated left to right).

@@ -34,7 +34,7 @@ import Foundation
 /// the expiring slots, and the merge maps (by URL, by related item).
 extension SearchEngine {
     static let snapshotMagic: UInt64 = 0x5345_4152_4348_4C54 // "SEARCHLT"
-    static let snapshotFormat: UInt32 = 12
+    static let snapshotFormat: UInt32 = 13
 
     private static var layoutSizes: [UInt32] {
         [MemoryLayout<TokenTrie.Posting>.stride, MemoryLayout<TokenTrie.Child>.stride, MemoryLayout<TopEntry>.stride,
@@ -155,7 +155,7 @@ extension SearchEngine {
         from input: inout SnapshotReader, _ readOne: @escaping (inout SnapshotReader) throws(SnapshotError) -> Element
     ) throws(SnapshotError) -> [Element] {
         let chunkCount = try input.readCount()
-        let owner = input.owner
+        let (owner, verified) = (input.owner, input.verified)
         var chunks: [UnsafeRawBufferPointer] = []
         var starts: [Int] = [0]
         for _ in 0..<chunkCount {
@@ -180,7 +180,7 @@ extension SearchEngine {
                         // Each chunk's borrowers retain an owner of their own: a
                         // million retains of one shared object from every
                         // core would contend for its count.
-                        var chunk = SnapshotReader(parts[index], owner: owner.map(ChunkOwner.init))
+                        var chunk = SnapshotReader(parts[index], owner: owner.map(ChunkOwner.init), verified: verified)
                         let first = firsts[index], count = firsts[index + 1] - first
                         do throws(SnapshotError) {
                             _ = try chunk.readCount()
@@ -266,11 +266,15 @@ extension SearchEngine {
     /// the posting lists and the attribute sets are read where they lie
     /// instead of copied (`FlatColumn`, `PackedAttributes.validating`);
     /// what reads them keeps the owner. An owner that is `DroppablePages`
-    /// is asked to drop its pages as each section is built. The
+    /// is asked to drop its pages as each section is built. `verified`:
+    /// the bytes are known to be a writer's (a file whose checksum held),
+    /// and the attribute sets are taken without a walk over each. The
     /// identifier-keyed tables are built after this returns
     /// (`SearchEngine+Tables`).
-    public init(snapshot bytes: UnsafeRawBufferPointer, owner: (AnyObject & Sendable)? = nil) throws(SnapshotError) {
-        var input = SnapshotReader(bytes, owner: owner)
+    public init(
+        snapshot bytes: UnsafeRawBufferPointer, owner: (AnyObject & Sendable)? = nil, verified: Bool = false
+    ) throws(SnapshotError) {
+        var input = SnapshotReader(bytes, owner: owner, verified: verified)
         guard try input.read(UInt64.self) == Self.snapshotMagic else {
             throw SnapshotError(.incompatible, "not an engine snapshot")
         }

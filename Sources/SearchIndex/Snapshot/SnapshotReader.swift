@@ -12,10 +12,15 @@ struct SnapshotReader {
     /// Keeps `bytes` valid and unchanged for as long as it lives, so
     /// columns may borrow them; nil: every column is copied.
     let owner: (AnyObject & Sendable)?
+    /// Whether the bytes are known to be what a writer wrote (a file whose
+    /// checksum held): structures the writer checked need not be walked
+    /// again (see `readAttributes`). Lengths are checked all the same.
+    let verified: Bool
 
-    init(_ bytes: UnsafeRawBufferPointer, owner: (AnyObject & Sendable)? = nil) {
+    init(_ bytes: UnsafeRawBufferPointer, owner: (AnyObject & Sendable)? = nil, verified: Bool = false) {
         self.bytes = bytes
         self.owner = owner
+        self.verified = verified
     }
 
     /// Lets the owner of the bytes drop the pages read so far, when it can
