@@ -113,8 +113,9 @@ public final class IndexStore: Sendable {
                     rows.append(StoredRow(identifier: row[0], source: Source(rawValue: row[1]) ?? .item, body: row[2]))
                 }
                 state.records = try Self.decodeRecords(rows, in: StoredRow.order(of: rows))
-                // A million bodies are freed on another thread.
-                DispatchQueue.global().async { [rows] in _ = rows.count }
+                // A million bodies are freed on another thread (a copy captured
+                // there left the last release, and the freeing, to this one).
+                releaseInBackground(consume rows)
                 for body in try String.fetchAll(db, sql: "SELECT body FROM activities ORDER BY identifier") {
                     state.activities.append(try decoder.decode(UserActivity.self, from: Data(body.utf8)))
                 }

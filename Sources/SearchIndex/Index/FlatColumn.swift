@@ -59,7 +59,7 @@ struct FlatColumn<Element: BitwiseCopyable & Sendable>: @unchecked Sendable {
 
     var count: Int { buffer?.elementCount ?? 0 }
     var isEmpty: Bool { count == 0 }
-    var capacity: Int { buffer?.withUnsafeMutablePointerToHeader { $0.pointee.capacity } ?? 0 }
+    var capacity: Int { buffer?.elementCapacity ?? 0 }
     /// Whether the values are still read from the storage they were loaded from.
     var isBorrowed: Bool { buffer?.isBorrowed ?? false }
 
@@ -190,6 +190,8 @@ struct FlatColumn<Element: BitwiseCopyable & Sendable>: @unchecked Sendable {
         /// for exclusivity at run time (a thread-local lookup and a call),
         /// paid for every posting list a subtree walk visits.
         var elementCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.count } }
+        /// The room for values, read the same way.
+        var elementCapacity: Int { withUnsafeMutablePointerToHeader { $0.pointee.capacity } }
 
         /// Whether one more value fits in this buffer's own elements.
         var hasRoomOfItsOwn: Bool {
