@@ -36,21 +36,6 @@ struct Document: Sendable {
     private var sourceSet: SourceSet
     var visibility: Visibility
 
-    init(
-        uniqueIdentifier: String, title: String, titleLength: Int, contentType: String, domainIdentifier: String?,
-        sources: SourceSet, expirationDate: Date?, visibility: Visibility, attributes: AttributeSet? = nil
-    ) {
-        self.uniqueIdentifier = uniqueIdentifier
-        ownTitle = attributes == nil ? title : ""
-        ownContentType = attributes == nil ? contentType : ""
-        self.domainIdentifier = domainIdentifier
-        self.attributes = attributes
-        self.expirationDate = expirationDate
-        storedTitleLength = UInt32(clamping: titleLength)
-        sourceSet = sources
-        self.visibility = visibility
-    }
-
     /// The title results show: the attribute set's shown title (it was
     /// built from it), else the document's own.
     @inline(__always) var title: String { attributes?.shownTitle ?? ownTitle }
@@ -79,6 +64,35 @@ struct Document: Sendable {
     func isVisible(at now: Date) -> Bool {
         guard let expirationDate else { return true }
         return expirationDate > now
+    }
+}
+
+// The initialisers delegate to the memberwise one: one that assigned each
+// stored property itself had the compiler build the document, copy it and
+// destroy the original (a retain and a release of each reference, a
+// million of each when a snapshot loads).
+extension Document {
+    init(
+        uniqueIdentifier: String, title: String, titleLength: Int, contentType: String, domainIdentifier: String?,
+        sources: SourceSet, expirationDate: Date?, visibility: Visibility, attributes: AttributeSet? = nil
+    ) {
+        self.init(
+            uniqueIdentifier: uniqueIdentifier, ownTitle: attributes == nil ? title : "",
+            ownContentType: attributes == nil ? contentType : "", domainIdentifier: domainIdentifier,
+            attributes: attributes, expirationDate: expirationDate, storedTitleLength: UInt32(clamping: titleLength),
+            sourceSet: sources, visibility: visibility)
+    }
+
+    /// The document that is what the record at `record` alone says (a
+    /// loaded snapshot's usual kind), its fields read where the record
+    /// lies (a copy of the whole item first cost a retain and a release of
+    /// each of its references).
+    init(record: UnsafePointer<IndexRecord>, titleLength: Int, sources: SourceSet) {
+        self.init(
+            uniqueIdentifier: record.pointee.item.uniqueIdentifier, ownTitle: "", ownContentType: "",
+            domainIdentifier: record.pointee.item.domainIdentifier, attributes: record.pointee.item.attributeSet,
+            expirationDate: record.pointee.item.expirationDate, storedTitleLength: UInt32(clamping: titleLength),
+            sourceSet: sources, visibility: record.pointee.item.visibility)
     }
 }
 

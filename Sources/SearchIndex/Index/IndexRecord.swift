@@ -6,11 +6,6 @@ public struct IndexRecord: Sendable, Hashable, Codable {
     public var item: SearchableItem
     public var source: Source
 
-    public init(source: Source, item: SearchableItem) {
-        self.source = source
-        self.item = item
-    }
-
     enum CodingKeys: String, CodingKey {
         case source, item
     }
@@ -20,5 +15,12 @@ public struct IndexRecord: Sendable, Hashable, Codable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(source, forKey: .source)
         try c.encode(item, forKey: .item)
+    }
+}
+
+extension IndexRecord {
+    // Delegates to the memberwise initialiser (see `SearchableItem`'s).
+    public init(source: Source, item: SearchableItem) {
+        self.init(item: item, source: source)
     }
 }

@@ -10,32 +10,20 @@ public struct SearchableItem: Codable, Sendable, Hashable {
     // a word: 50 bytes instead of 57, and a record 56 instead of 72 (a
     // million-entry record table has two million buckets).
     public var attributeSet: AttributeSet
-    /// Unlike Core Spotlight's one-month default, an item without one never expires.
-    public var expirationDate: Date?
+    /// Stored under another name so that the memberwise initialiser the
+    /// initialisers delegate to is private: internal, it would be as good
+    /// a match as the public one for calls that leave out the date.
+    private var expiration: Date?
     public var visibility: Visibility
 
-    public init(
-        uniqueIdentifier: String, domainIdentifier: String? = nil, expirationDate: Date? = nil,
-        attributeSet: AttributeSet, visibility: Visibility = .private
-    ) {
-        self.uniqueIdentifier = uniqueIdentifier
-        self.domainIdentifier = domainIdentifier
-        self.expirationDate = expirationDate
-        self.attributeSet = attributeSet
-        self.visibility = visibility
+    /// Unlike Core Spotlight's one-month default, an item without one never expires.
+    public var expirationDate: Date? {
+        get { expiration }
+        set { expiration = newValue }
     }
 
     enum CodingKeys: String, CodingKey {
         case uniqueIdentifier, domainIdentifier, expirationDate, attributeSet, visibility
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        uniqueIdentifier = try c.decode(String.self, forKey: .uniqueIdentifier)
-        domainIdentifier = try c.decodeIfPresent(String.self, forKey: .domainIdentifier)
-        expirationDate = try c.decodeIfPresent(Date.self, forKey: .expirationDate)
-        attributeSet = try c.decode(AttributeSet.self, forKey: .attributeSet)
-        visibility = try c.decodeIfPresent(Visibility.self, forKey: .visibility) ?? .private
     }
 
     // Keys in their documented order, whatever the layout's.
@@ -52,6 +40,33 @@ public struct SearchableItem: Codable, Sendable, Hashable {
     public func isExpired(at now: Date) -> Bool {
         guard let expirationDate else { return false }
         return expirationDate <= now
+    }
+}
+
+// The initialisers delegate to the memberwise one: one that assigned each
+// stored property itself had the compiler build the item, copy it and
+// destroy the original (a retain and a release of each reference, a
+// million of each when a snapshot loads).
+extension SearchableItem {
+    public init(
+        uniqueIdentifier: String, domainIdentifier: String? = nil, expirationDate: Date? = nil,
+        attributeSet: AttributeSet, visibility: Visibility = .private
+    ) {
+        self.init(
+            uniqueIdentifier: uniqueIdentifier, domainIdentifier: domainIdentifier, attributeSet: attributeSet,
+            expiration: expirationDate, visibility: visibility)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let uniqueIdentifier = try c.decode(String.self, forKey: .uniqueIdentifier)
+        let domainIdentifier = try c.decodeIfPresent(String.self, forKey: .domainIdentifier)
+        let expirationDate = try c.decodeIfPresent(Date.self, forKey: .expirationDate)
+        let attributeSet = try c.decode(AttributeSet.self, forKey: .attributeSet)
+        let visibility = try c.decodeIfPresent(Visibility.self, forKey: .visibility) ?? .private
+        self.init(
+            uniqueIdentifier: uniqueIdentifier, domainIdentifier: domainIdentifier, attributeSet: attributeSet,
+            expiration: expirationDate, visibility: visibility)
     }
 }
 

@@ -99,30 +99,6 @@ struct TokenTrie: Sendable {
         /// The postings, copied (for tests and reports: the engine reads `postingList`).
         var postings: [Posting] { Array(postingList) }
 
-        init(parent: Int32, scalar: UInt32, depth: Int32) {
-            self.parent = parent
-            self.scalar = scalar
-            self.depth = depth
-        }
-
-        /// A node as a snapshot saved it: `childCount` children sorted by
-        /// scalar at `children` (bytes as written, maybe unaligned).
-        init(parent: Int32, scalar: UInt32, depth: Int32, labelStart: UInt32, labelCount: UInt32,
-             children: UnsafeRawPointer, childCount: Int,
-             postings: FlatColumn<Posting>, subtreeCount: UInt32, documentCount: UInt32, stamp: UInt32) {
-            self.init(parent: parent, scalar: scalar, depth: depth)
-            self.labelStart = labelStart
-            self.labelCount = labelCount
-            if childCount > 0 {
-                firstChild = children.loadUnaligned(as: Child.self)
-                moreChildren = SnapshotReader.array(from: children + MemoryLayout<Child>.stride, count: childCount - 1)
-            }
-            postingList = postings
-            storedSubtreeCount = subtreeCount
-            storedDocumentCount = documentCount
-            self.stamp = stamp
-        }
-
         /// Postings in this node's whole subtree, its own included.
         var subtreeCount: Int {
             get { Int(storedSubtreeCount) }
@@ -846,5 +822,29 @@ struct TokenTrie: Sendable {
         var current = node
         while depth(of: current) > targetDepth { current = parent(of: current) }
         return current == ancestor
+    }
+}
+
+// The node initialisers delegate to the memberwise one: one that assigned
+// each stored property itself had the compiler build the node, copy it and
+// destroy the original (a retain and a release of its lists, for each of
+// the nodes a snapshot loads).
+extension TokenTrie.Node {
+    init(parent: Int32, scalar: UInt32, depth: Int32) {
+        self.init(parent: parent, scalar: scalar, depth: depth, stamp: 0)
+    }
+
+    /// A node as a snapshot saved it: `childCount` children sorted by
+    /// scalar at `children` (bytes as written, maybe unaligned).
+    init(parent: Int32, scalar: UInt32, depth: Int32, labelStart: UInt32, labelCount: UInt32,
+         children: UnsafeRawPointer, childCount: Int,
+         postings: FlatColumn<TokenTrie.Posting>, subtreeCount: UInt32, documentCount: UInt32, stamp: UInt32) {
+        let stride = MemoryLayout<TokenTrie.Child>.stride
+        self.init(
+            parent: parent, scalar: scalar, depth: depth, stamp: stamp, storedSubtreeCount: subtreeCount,
+            storedDocumentCount: documentCount, labelStart: labelStart, labelCount: labelCount,
+            firstChild: childCount > 0 ? children.loadUnaligned(as: TokenTrie.Child.self) : TokenTrie.Child(scalar: 0, node: 0),
+            moreChildren: childCount > 1 ? SnapshotReader.array(from: children + stride, count: childCount - 1) : [],
+            postingList: postings)
     }
 }
