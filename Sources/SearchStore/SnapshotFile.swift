@@ -121,12 +121,10 @@ enum SnapshotFile {
         // The file's pages count in this process's memory while mapped, and
         // a whole file resident beside the structures built from it made a
         // cold start's peak the file's size larger (2.8 GB at a million
-        // items). Pages are dropped as they are read: each stretch as the
-        // checksum goes and all of them after it, then through the
-        // mapping's `dropPages` as each section is built and as the
-        // background copies go (they come back from the page cache if
-        // touched again: nothing is lost).
-        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        // items). The checksum reads the file without mapping it; pages
+        // the load maps are dropped through the mapping's `dropPages` as
+        // each section is built and as the background copies go (they
+        // come back from the page cache if touched again: nothing is lost).
         var offset = 0
         func take(_ count: Int) -> UnsafeRawBufferPointer? {
             guard count <= bytes.count - offset else { return nil }
@@ -144,14 +142,10 @@ enum SnapshotFile {
         guard length == UInt64(bytes.count - offset), let payload = take(Int(length)) else {
             return .failure(.damaged("its length does not match the file"))
         }
-        let checksum = SnapshotChecksum.of(payload, workers: ParallelWork.workerCount) { stretch in
-            // The whole pages inside the stretch (its edges' pages go with the whole mapping's below).
-            let start = (Int(bitPattern: stretch.baseAddress!) + pageSize - 1) / pageSize * pageSize
-            let end = (Int(bitPattern: stretch.baseAddress!) + stretch.count) / pageSize * pageSize
-            if end > start { madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_DONTNEED) }
-        }
-        guard checksum.value == expected else { return .failure(.damaged("its checksum does not match")) }
-        owner.dropPages()
+        let checksum = SnapshotChecksum.of(
+            descriptor: descriptor, offset: payload.baseAddress! - bytes.baseAddress!, count: payload.count,
+            workers: ParallelWork.workerCount)
+        guard checksum?.value == expected else { return .failure(.damaged("its checksum does not match")) }
         do {
             // The checksum held: the bytes are the writer's.
             return .success((try SearchEngine(snapshot: payload, owner: owner, verified: true), savedGeneration))
