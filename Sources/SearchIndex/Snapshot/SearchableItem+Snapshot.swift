@@ -2,38 +2,43 @@ import Foundation
 
 // Items are the bulk of a snapshot, so they have a hand-written layout:
 // strings as length and UTF-8, optionals behind a flag, enums as their
-// index, the attribute set as its packed bytes and where their tail starts
+// index, and the attribute set as where its packed bytes lie in the
+// snapshot's run of sets, their count and the offset of their tail
 // (checked whole on load, unless the file's checksum vouches for them).
 
 extension SnapshotWriter {
-    mutating func write(_ item: SearchableItem) throws {
+    /// Writes `item`, whose attribute set's bytes were written at
+    /// `setStart` in the run of sets; moves `setStart` past them.
+    mutating func write(_ item: SearchableItem, attributesAt setStart: inout Int) throws {
         try write(item.uniqueIdentifier)
         try write(item.domainIdentifier)
         try write(item.expirationDate?.timeIntervalSinceReferenceDate)
         try write(UInt8(Visibility.allCases.firstIndex(of: item.visibility)!))
-        try write(item.attributeSet)
-    }
-
-    /// An attribute set as its packed bytes (`PackedAttributes`), after
-    /// their count and the offset of their tail.
-    mutating func write(_ attributes: AttributeSet) throws {
-        try attributes.packed.withBytesAndTail { bytes, tail in
+        try item.attributeSet.packed.withBytesAndTail { bytes, tail in
+            try write(UInt64(setStart))
             try write(UInt32(bytes.count))
             try write(UInt32(tail))
-            try write(raw: bytes)
+            setStart += bytes.count
         }
     }
 }
 
 extension SnapshotReader {
-    mutating func readItem() throws(SnapshotError) -> SearchableItem {
+    /// A record: its source's byte, then an item `write(_:attributesAt:)`
+    /// wrote, its attribute set read from `sets`; put in `place`, which is
+    /// left as it was when this throws.
+    mutating func readRecord(
+        attributesIn sets: UnsafeRawBufferPointer, into place: UnsafeMutablePointer<IndexRecord>
+    ) throws(SnapshotError) {
+        let source = try readSource()
         let identifier = try readString()
         let domain = try readRepeatedOptionalString()
         let expiry = try readOptional(Double.self).map(Date.init(timeIntervalSinceReferenceDate:))
         let visibility = try readVisibility()
-        return SearchableItem(
-            uniqueIdentifier: identifier, domainIdentifier: domain, expirationDate: expiry,
-            attributeSet: try readAttributes(), visibility: visibility)
+        let attributes = try readAttributes(in: sets)
+        place.initialize(to: IndexRecord(source: source, item: SearchableItem(
+            uniqueIdentifier: identifier, domainIdentifier: domain, expirationDate: expiry, attributeSet: attributes,
+            visibility: visibility)))
     }
 
     mutating func readVisibility() throws(SnapshotError) -> Visibility {
@@ -46,10 +51,14 @@ extension SnapshotReader {
     /// file they come from was verified: then its stored tail is taken as
     /// written (walking a million sets was half of reading the records, a
     /// sixth of a cold start at a million items).
-    mutating func readAttributes() throws(SnapshotError) -> AttributeSet {
+    mutating func readAttributes(in sets: UnsafeRawBufferPointer) throws(SnapshotError) -> AttributeSet {
+        let start = try read(UInt64.self)
         let count = Int(try read(UInt32.self))
         let tail = Int(try read(UInt32.self))
-        let bytes = try readBytes(count)
+        guard start <= UInt64(sets.count), count <= sets.count - Int(start) else {
+            throw SnapshotError(.malformed, "an attribute set lies outside the run of sets")
+        }
+        let bytes = UnsafeRawBufferPointer(rebasing: sets[Int(start)..<(Int(start) + count)])
         let packed = verified && count > 0 && tail < count
             ? PackedAttributes.trusting(bytes, tail: tail, borrowingFrom: owner)
             : PackedAttributes.validating(bytes, tail: tail, borrowingFrom: owner)

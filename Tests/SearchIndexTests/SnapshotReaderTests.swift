@@ -1,0 +1,90 @@
+import Foundation
+import TestSupport
+import Testing
+@testable import SearchIndex
+
+/// The pieces a snapshot is read with: each record's attribute set from
+/// the run of sets, and the large arrays copied on every core.
+@Suite struct SnapshotReaderTests {
+    /// `items` written as the records section writes them: their sets in one
+    /// run, then each record naming where its set lies (the last one's
+    /// place moved by `shift`).
+    private func written(_ items: [SearchableItem], shift: Int = 0) throws -> (sets: [UInt8], records: [UInt8]) {
+        var sets: [UInt8] = []
+        for item in items {
+            item.attributeSet.packed.withBytesAndTail { bytes, _ in sets.append(contentsOf: bytes) }
+        }
+        var records: [UInt8] = []
+        var out = SnapshotWriter { records.append(contentsOf: $0) }
+        var setStart = 0
+        for (offset, item) in items.enumerated() {
+            if offset == items.count - 1 { setStart += shift }
+            try out.write(UInt8(0))
+            try out.write(item, attributesAt: &setStart)
+        }
+        try out.flush()
+        return (sets, records)
+    }
+
+    private func read(_ written: (sets: [UInt8], records: [UInt8]), count: Int, verified: Bool) throws(SnapshotError) -> [IndexRecord] {
+        var records: [IndexRecord] = []
+        var failure: SnapshotError?
+        written.sets.withUnsafeBytes { sets in
+            written.records.withUnsafeBytes { bytes in
+                var input = SnapshotReader(bytes, verified: verified)
+                do throws(SnapshotError) {
+                    for _ in 0..<count {
+                        let place = UnsafeMutablePointer<IndexRecord>.allocate(capacity: 1)
+                        defer { place.deallocate() }
+                        try input.readRecord(attributesIn: sets, into: place)
+                        records.append(place.move())
+                    }
+                } catch {
+                    failure = error
+                }
+            }
+        }
+        if let failure { throw failure }
+        return records
+    }
+
+    @Test(arguments: [false, true])
+    func recordsReadTheirSetsFromTheRun(verified: Bool) throws {
+        let items = SnapshotTests().richItems(3, count: 40)
+        let records = try read(try written(items), count: items.count, verified: verified)
+        #expect(records.map(\.item) == items)
+        #expect(records.allSatisfy { $0.source == .item })
+    }
+
+    @Test(arguments: [false, true])
+    func aSetPlacedOutsideTheRunIsRefused(verified: Bool) throws {
+        let items = SnapshotTests().richItems(4, count: 3)
+        let misplaced = try written(items, shift: 1)
+        // The last set now ends one byte past the run.
+        #expect(throws: SnapshotError(.malformed, "an attribute set lies outside the run of sets")) {
+            try read(misplaced, count: items.count, verified: verified)
+        }
+        let far = try written(items, shift: Int(UInt32.max) + 5)
+        #expect(throws: SnapshotError(.malformed, "an attribute set lies outside the run of sets")) {
+            try read(far, count: items.count, verified: verified)
+        }
+        // Unmoved, the same records read.
+        #expect(try read(try written(items), count: items.count, verified: verified).map(\.item) == items)
+    }
+
+    /// Large arrays are copied by every core, each its own part: the parts
+    /// must meet exactly, from any alignment of the source.
+    @Test(arguments: [0, 1, 3])
+    func aLargeArrayIsCopiedWhole(misalignment: Int) {
+        let count = SnapshotReader.parallelCopyMinimum / 4 + 1_001
+        var source = [UInt8](repeating: 0, count: count * 4 + misalignment)
+        var random = SeededGenerator(seed: 8)
+        for index in source.indices { source[index] = UInt8.random(in: 0...255, using: &random) }
+        let copied: [UInt32] = source.withUnsafeBytes { SnapshotReader.array(from: $0.baseAddress! + misalignment, count: count) }
+        let expected: [UInt32] = source.withUnsafeBytes { bytes in
+            (0..<count).map { bytes.loadUnaligned(fromByteOffset: misalignment + $0 * 4, as: UInt32.self) }
+        }
+        #expect(copied.count == count)
+        #expect(copied == expected)
+    }
+}
