@@ -33,12 +33,7 @@ import Testing
             written.records.withUnsafeBytes { bytes in
                 var input = SnapshotReader(bytes, verified: verified)
                 do throws(SnapshotError) {
-                    for _ in 0..<count {
-                        let place = UnsafeMutablePointer<IndexRecord>.allocate(capacity: 1)
-                        defer { place.deallocate() }
-                        try input.readRecord(attributesIn: sets, into: place)
-                        records.append(place.move())
-                    }
+                    for _ in 0..<count { records.append(try input.readRecord(attributesIn: sets)) }
                 } catch {
                     failure = error
                 }

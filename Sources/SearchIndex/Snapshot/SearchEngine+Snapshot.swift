@@ -164,11 +164,8 @@ extension SearchEngine {
     /// Reads a section `writeChunked` wrote, decoding its chunks in parallel
     /// straight into their places in one array (a million elements copied
     /// out of per-chunk arrays would cost a retain and release per field).
-    /// `readOne` initialises the place it is given, or throws and leaves
-    /// it as it was: each element is built where it stays.
     private static func readChunked<Element>(
-        from input: inout SnapshotReader,
-        _ readOne: @escaping (inout SnapshotReader, UnsafeMutablePointer<Element>) throws(SnapshotError) -> Void
+        from input: inout SnapshotReader, _ readOne: @escaping (inout SnapshotReader) throws(SnapshotError) -> Element
     ) throws(SnapshotError) -> [Element] {
         let chunkCount = try input.readCount()
         let (owner, verified) = (input.owner, input.verified)
@@ -201,7 +198,7 @@ extension SearchEngine {
                         do throws(SnapshotError) {
                             _ = try chunk.readCount()
                             for offset in 0..<count {
-                                try decode(&chunk, out.baseAddress! + first + offset)
+                                (out.baseAddress! + first + offset).initialize(to: try decode(&chunk))
                                 done[index] += 1
                             }
                             guard chunk.isAtEnd else {
@@ -309,8 +306,8 @@ extension SearchEngine {
 
         let (setStart, setCount) = try input.readArrayInPlace(of: UInt8.self)
         let sets = UnsafeRawBufferPointer(start: setStart, count: setCount)
-        var loadedRecords: [IndexRecord] = try Self.readChunked(from: &input) { chunk, place throws(SnapshotError) in
-            try chunk.readRecord(attributesIn: sets, into: place)
+        var loadedRecords = try Self.readChunked(from: &input) { chunk throws(SnapshotError) in
+            try chunk.readRecord(attributesIn: sets)
         }
         input.releaseConsumed()
         let decoder = JSONDecoder()
@@ -328,8 +325,8 @@ extension SearchEngine {
 
         documents = try loadedRecords.withUnsafeBufferPointer { records throws(SnapshotError) in
             nonisolated(unsafe) let records = records
-            return try Self.readChunked(from: &input) { chunk, place throws(SnapshotError) in
-                try Self.readDocument(from: &chunk, records: records, into: place)
+            return try Self.readChunked(from: &input) { chunk throws(SnapshotError) in
+                try Self.readDocument(from: &chunk, records: records)
             }
         }
         input.releaseConsumed()
@@ -472,21 +469,18 @@ extension SearchEngine {
         return tables
     }
 
-    /// Reads a document into `place` (left as it was when this throws).
     private static func readDocument(
-        from input: inout SnapshotReader, records: UnsafeBufferPointer<IndexRecord>,
-        into place: UnsafeMutablePointer<Document?>
-    ) throws(SnapshotError) {
+        from input: inout SnapshotReader, records: UnsafeBufferPointer<IndexRecord>
+    ) throws(SnapshotError) -> Document? {
         switch try input.read(UInt8.self) {
         case 0:
-            place.initialize(to: nil)
+            return nil
         case 1:
             let position = Int(try input.read(UInt32.self))
             guard position < records.count else { throw SnapshotError(.malformed, "a document names no record") }
             let titleLength = Int(try input.read(UInt32.self))
             let sources = try readSources(from: &input)
-            place.initialize(
-                to: Document(record: records.baseAddress! + position, titleLength: titleLength, sources: sources))
+            return Document(record: records.baseAddress! + position, titleLength: titleLength, sources: sources)
         case 2:
             let identifier = try input.readString()
             let title = try input.readString()
@@ -496,9 +490,9 @@ extension SearchEngine {
             let visibility = try input.readVisibility()
             let titleLength = Int(try input.read(UInt32.self))
             let sources = try readSources(from: &input)
-            place.initialize(to: Document(
+            return Document(
                 uniqueIdentifier: identifier, title: title, titleLength: titleLength, contentType: contentType,
-                domainIdentifier: domain, sources: sources, expirationDate: expiry, visibility: visibility))
+                domainIdentifier: domain, sources: sources, expirationDate: expiry, visibility: visibility)
         case let kind:
             throw SnapshotError(.malformed, "unknown document kind \(kind)")
         }

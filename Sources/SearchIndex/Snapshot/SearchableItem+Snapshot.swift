@@ -25,20 +25,17 @@ extension SnapshotWriter {
 
 extension SnapshotReader {
     /// A record: its source's byte, then an item `write(_:attributesAt:)`
-    /// wrote, its attribute set read from `sets`; put in `place`, which is
-    /// left as it was when this throws.
-    mutating func readRecord(
-        attributesIn sets: UnsafeRawBufferPointer, into place: UnsafeMutablePointer<IndexRecord>
-    ) throws(SnapshotError) {
+    /// wrote, its attribute set read from `sets`.
+    mutating func readRecord(attributesIn sets: UnsafeRawBufferPointer) throws(SnapshotError) -> IndexRecord {
         let source = try readSource()
         let identifier = try readString()
         let domain = try readRepeatedOptionalString()
         let expiry = try readOptional(Double.self).map(Date.init(timeIntervalSinceReferenceDate:))
         let visibility = try readVisibility()
         let attributes = try readAttributes(in: sets)
-        place.initialize(to: IndexRecord(source: source, item: SearchableItem(
+        return IndexRecord(source: source, item: SearchableItem(
             uniqueIdentifier: identifier, domainIdentifier: domain, expirationDate: expiry, attributeSet: attributes,
-            visibility: visibility)))
+            visibility: visibility))
     }
 
     mutating func readVisibility() throws(SnapshotError) -> Visibility {
