@@ -36,6 +36,36 @@ import Testing
         #expect(items.first?.attributeSet.thumbnail?.dominantColor == "#A1B2C3")
     }
 
+    /// Every item of a file shares one copy of each domain name, across
+    /// the buffers and threads that decode it: a result's domain is then
+    /// memory the last result touched, not a copy of its own.
+    @Test func itemsOfAFileShareOneCopyOfEachDomain() throws {
+        let folder = scratchFolder("importer-domains")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let domains = ["com.example.colleagues.employee", "com.example.photos.album"]
+        // About 2.5 MB: more than two reads of a megabyte, each decoded in parts.
+        let lines = (0..<20_000).map {
+            good.replacingOccurrences(of: "photo/1", with: "photo/\($0)")
+                .replacingOccurrences(of: #""domainIdentifier":"d""#, with: #""domainIdentifier":""# + domains[$0 % 2] + #"""#)
+        }
+        let path = folder.appendingPathComponent("domains.jsonl").path
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let items = try ItemImporter.items(atPath: path)
+        #expect(items.count == lines.count)
+        /// Where the domain's bytes lie: the same place for two items only
+        /// when they share one copy.
+        func storage(_ item: SearchableItem) -> UInt {
+            let start = item.domainIdentifier?.utf8.withContiguousStorageIfAvailable { $0.baseAddress }
+            return UInt(bitPattern: (start ?? nil).map { UnsafeRawPointer($0) })
+        }
+        for (index, domain) in domains.enumerated() {
+            let named = items.indices.filter { $0 % 2 == index }.map { items[$0] }
+            #expect(named.allSatisfy { $0.domainIdentifier == domain })
+            let places = Set(named.map(storage))
+            #expect(places.count == 1 && !places.contains(0), "\(domain)")
+        }
+    }
+
     /// A file's lines are decoded by several threads a buffer at a time:
     /// items still come in file order, blank lines still count as lines,
     /// and the error named is the first bad line's, across buffers.
