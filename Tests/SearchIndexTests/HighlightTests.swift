@@ -52,4 +52,32 @@ import Testing
         // The queries reach many titles, plain and not.
         #expect(compared > 1_000)
     }
+
+    /// A title of CJK characters, found by an ASCII term in another field,
+    /// has nothing to highlight, and is decided without the tokenizer; a
+    /// title with anything an ASCII term can reach (an ASCII word, or a
+    /// full-width one, which folds to ASCII) still has its highlights.
+    @Test func cjkTitlesFoundByASCIITermsHaveNoHighlights() throws {
+        let e = engine([
+            item("c/1", title: "北极光 夜空", keywords: ["karenina"]),
+            item("c/2", title: "東京・タワー、夜", keywords: ["karenina"]),
+            item("c/3", title: "Karenina 北极", keywords: ["karenina"]),
+            item("c/4", title: "ｋａｒｅｎｉｎａ 北极", keywords: ["karenina"]),
+        ])
+        for text in ["k", "kar", "karenina", "kraenina", "karenina 北"] {
+            let results = e.search(SearchQuery(text, limit: 10, now: referenceNow)).results
+            let byID = Dictionary(uniqueKeysWithValues: results.map { ($0.uniqueIdentifier, $0.highlights) })
+            if !text.contains("北") {
+                #expect(byID["c/1"] == [], "\(text)")
+                #expect(byID["c/2"] == [], "\(text)")
+            }
+            #expect(byID["c/3"]?.first?.start == 0, "\(text)")
+            #expect(byID["c/4"]?.first?.start == 0, "\(text)")
+        }
+        #expect(SearchEngine.isBeyondASCIITerms("北极光 夜空", terms: ["k"]))
+        #expect(!SearchEngine.isBeyondASCIITerms("北极光 夜空", terms: ["北"]))
+        #expect(!SearchEngine.isBeyondASCIITerms("Karenina 北极", terms: ["k"]))
+        #expect(!SearchEngine.isBeyondASCIITerms("ｋａｒｅｎ 北极", terms: ["k"]))
+        #expect(!SearchEngine.isBeyondASCIITerms("plain title", terms: ["k"]))
+    }
 }

@@ -10,8 +10,35 @@ extension SearchEngine {
     func highlights(
         of text: String, field: String, terms: [String], probes: [TermProbe]?, evaluators: inout [TermEvaluator]
     ) -> [Highlight] {
-        plainHighlights(of: text, field: field, terms: terms, probes: probes, evaluators: &evaluators)
-            ?? tokenizedHighlights(of: text, field: field, terms: terms, probes: probes, evaluators: &evaluators)
+        if let plain = plainHighlights(of: text, field: field, terms: terms, probes: probes, evaluators: &evaluators) {
+            return plain
+        }
+        if Self.isBeyondASCIITerms(text, terms: terms) { return [] }
+        return tokenizedHighlights(of: text, field: field, terms: terms, probes: probes, evaluators: &evaluators)
+    }
+
+    /// Whether no term can match a token of `text`: ASCII terms against a
+    /// text of Chinese, Japanese or Korean characters and ASCII
+    /// separators only. Its tokens are those characters and their pairs,
+    /// none of which starts with an ASCII character, and a term allowed a
+    /// typo has at least five characters, more than one edit from any
+    /// prefix of a one- or two-character token. (Such a title, met as a
+    /// result matched in another field, went through the tokenizer for
+    /// nothing: one result in thirty, a ninth of a short keystroke's
+    /// time at a million items.)
+    static func isBeyondASCIITerms(_ text: String, terms: [String]) -> Bool {
+        guard terms.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 } }) else { return false }
+        var sawCJK = false
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII {
+                if Tokenizer.isASCIIWord(UInt8(scalar.value)) { return false }
+            } else if TextNormalizer.isCJK(scalar) {
+                sawCJK = true
+            } else {
+                return false
+            }
+        }
+        return sawCJK
     }
 
     /// `highlights(of:…)` for plain text, read in place: ASCII whose tokens
