@@ -306,3 +306,34 @@ import Testing
         }
     }
 }
+
+@Suite struct TermCodeMapTests {
+    /// Field maps merged into a code map hold, in each slot, the least of
+    /// their codes (a map's base plus its field; a map shorter than the
+    /// slots, or `noField`, gives none), and the count of slots with a
+    /// code, for one to four maps, lengths around the count's blocks.
+    @Test func mergedMapsHoldTheLeastCodeAndCountIt() {
+        var generator = SeededGenerator(seed: 43)
+        for slotCount in [0, 1, 127, 128, 129, 1_000, 70_000] {
+            for mapCount in 0...4 {
+                let maps: [(map: [UInt8], base: UInt8)] = (0..<mapCount).map { _ in
+                    let length = Bool.random(using: &generator) ? slotCount : Int.random(in: 0...slotCount, using: &generator)
+                    let map = (0..<length).map { _ in
+                        Int.random(in: 0..<3, using: &generator) == 0 ? SearchEngine.noField : UInt8.random(in: 0...3, using: &generator)
+                    }
+                    return (map, UInt8.random(in: 0...2, using: &generator) * 8 + 4)
+                }
+                let expected = (0..<slotCount).map { slot in
+                    maps.reduce(TermProbe.miss) { least, entry in
+                        guard slot < entry.map.count, entry.map[slot] != SearchEngine.noField else { return least }
+                        return min(least, entry.base + entry.map[slot])
+                    }
+                }
+                var codes = [UInt8](repeating: 0x55, count: slotCount)
+                let hits = codes.withUnsafeMutableBufferPointer { TermCodeMap.merge(maps, into: $0) }
+                #expect(codes == expected, "\(slotCount) slots, \(mapCount) maps")
+                #expect(hits == expected.filter { $0 != TermProbe.miss }.count, "\(slotCount) slots, \(mapCount) maps")
+            }
+        }
+    }
+}

@@ -80,9 +80,9 @@ extension SearchEngine {
         UInt16(code >> 3) &* 225 &+ UInt16((code >> 2) & 1) &* 25 &+ UInt16(code & 3)
     }
 
-    /// The term's best hit code in each slot (`TermProbe` coding), or
-    /// `TermProbe.miss`.
-    func termCodeMap(_ matches: TokenTrie.TermMatches) -> [UInt8] {
+    /// The term's best hit code in each slot (`TermProbe` coding, or
+    /// `TermProbe.miss`), and how many slots it hits.
+    func termCodeMap(_ matches: TokenTrie.TermMatches) -> TermCodeMap {
         let minimum = fieldMapMinimum
         var mapped: [(map: [UInt8], base: UInt8)] = []
         var walked: [(node: Int32, base: UInt8)] = []
@@ -94,22 +94,18 @@ extension SearchEngine {
                 walked.append((node, base))
             }
         }
-        var codes = [UInt8](repeating: TermProbe.miss, count: documents.count)
-        codes.withUnsafeMutableBufferPointer { codes in
-            for (map, base) in mapped {
-                map.withUnsafeBufferPointer { map in
-                    for slot in 0..<min(map.count, codes.count) {
-                        let field = map[slot]
-                        let code = field == Self.noField ? TermProbe.miss : base &+ field
-                        let seen = codes[slot]
-                        codes[slot] = code < seen ? code : seen
-                    }
-                }
-            }
+        let slotCount = documents.count
+        var hits = 0
+        let codes = [UInt8](unsafeUninitializedCapacity: slotCount) { buffer, initialized in
+            let codes = UnsafeMutableBufferPointer(rebasing: buffer[..<slotCount])
+            hits = TermCodeMap.merge(mapped, into: codes)
+            initialized = slotCount
             func mark(_ postings: UnsafeBufferPointer<TokenTrie.Posting>, base: UInt8) {
                 for posting in postings {
-                    let code = base + posting.field
-                    if code < codes[Int(posting.doc)] { codes[Int(posting.doc)] = code }
+                    let code = base &+ posting.field
+                    let seen = codes[Int(posting.doc)]
+                    hits &+= seen == TermProbe.miss ? 1 : 0
+                    codes[Int(posting.doc)] = code < seen ? code : seen
                 }
             }
             for (node, base) in walked {
@@ -119,7 +115,7 @@ extension SearchEngine {
                 trie.withPostings(of: node) { mark($0, base: UInt8(typos) * 8) }
             }
         }
-        return codes
+        return TermCodeMap(codes: codes, hits: hits)
     }
 
     /// The slots of `part` whose value is at most `bound`, in order. Read
@@ -208,7 +204,7 @@ extension SearchEngine {
         guard matches.allSatisfy({ isBroad($0) }) else { return nil }
 
         let codeMaps = terms.indices.map { index in
-            termMatches.codeMap(for: terms[index]) { termCodeMap(matches[index]) }
+            termMatches.codeMap(for: terms[index]) { termCodeMap(matches[index]) }.codes
         }
         let now = query.now.timeIntervalSinceReferenceDate
         let limit = max(0, query.limit)

@@ -50,7 +50,7 @@ extension SearchEngine {
         // the candidate's token run, a cache miss or two away at a million
         // items, and then every token of it.
         // A map is built only once the term is known not to drive.
-        let knownMaps = terms.map { termMatches.knownCodeMap(for: $0) }
+        let knownMaps = terms.map { termMatches.knownCodeMap(for: $0)?.codes }
         let mapped = terms.indices.map { knownMaps[$0] != nil || isBroad(matches[$0]) }
         func cost(drivenBy driver: Int) -> Double {
             let candidates = Double(min(estimates[driver], slotCount))
@@ -66,7 +66,7 @@ extension SearchEngine {
         let orderedMaps = order.map { index in
             index == driverIndex || !mapped[index]
                 ? knownMaps[index]
-                : knownMaps[index] ?? termMatches.codeMap(for: terms[index]) { termCodeMap(matches[index]) }
+                : knownMaps[index] ?? termMatches.codeMap(for: terms[index]) { termCodeMap(matches[index]) }.codes
         }
         let driver = matches[driverIndex]
         var lookupPointers: [UnsafePointer<UInt8>?] = []

@@ -341,9 +341,9 @@ extension SearchEngine {
         } else if isBroad(matches) {
             // A broad term with typos: count its code map, kept for the next
             // keystrokes (the same term again, then with a second term).
-            let codes = termMatches.codeMap(for: term) { termCodeMap(matches) }
-            total = codes.withUnsafeBufferPointer { Self.hitCount(of: $0) }
-            cover = .codes(codes)
+            let map = termMatches.codeMap(for: term) { termCodeMap(matches) }
+            total = map.hits
+            cover = .codes(map.codes)
         } else {
             let bits = documentBits(of: matches, roots: roots)
             total = bits.reduce(0) { $0 + $1.nonzeroBitCount }

@@ -20,17 +20,17 @@ final class TermMatchCache: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [String: TokenTrie.TermMatches] = [:]
     private var order: [String] = []
-    private var codeMaps: [String: [UInt8]] = [:]
+    private var codeMaps: [String: TermCodeMap] = [:]
     private var codeMapOrder: [String] = []
 
     /// The code map of `term` if one is remembered (never computes one).
-    func knownCodeMap(for term: String) -> [UInt8]? {
+    func knownCodeMap(for term: String) -> TermCodeMap? {
         lock.lock(); defer { lock.unlock() }
         return codeMaps[term]
     }
 
     /// The code map of `term`, computed by `build` unless remembered.
-    func codeMap(for term: String, build: () -> [UInt8]) -> [UInt8] {
+    func codeMap(for term: String, build: () -> TermCodeMap) -> TermCodeMap {
         remembered(term, in: \.codeMaps, order: \.codeMapOrder, capacity: Self.codeMapCapacity, compute: build)
     }
 

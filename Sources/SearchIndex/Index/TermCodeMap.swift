@@ -1,0 +1,83 @@
+/// A term's best hit code in every document slot (`TermProbe` coding, or
+/// `TermProbe.miss`), and how many slots it hits: the total of a one-term
+/// query, counted while the map is made rather than by a pass of its own.
+///
+/// Made by `SearchEngine.termCodeMap(_:)`: the field maps of the term's
+/// large prefix nodes are merged a pass each (the first writes every slot,
+/// so the map is not filled with misses first; the last counts the hits),
+/// then its small nodes' postings are marked, each counted as it turns a
+/// miss into a hit.
+struct TermCodeMap: Sendable {
+    var codes: [UInt8]
+    var hits: Int
+
+    /// Writes into `codes` (uninitialised) the least code of `fieldMaps`
+    /// in each slot, a map's code being its `base` plus the field it
+    /// holds (`noField`: none; slots past a map's end have none); returns
+    /// how many slots hold a code.
+    static func merge(
+        _ fieldMaps: [(map: [UInt8], base: UInt8)], into codes: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int {
+        guard let first = fieldMaps.first else {
+            codes.initialize(repeating: TermProbe.miss)
+            return 0
+        }
+        var hits = first.map.withUnsafeBufferPointer { map in
+            let shared = min(map.count, codes.count)
+            UnsafeMutableBufferPointer(rebasing: codes[shared...]).initialize(repeating: TermProbe.miss)
+            return pass(map: UnsafeBufferPointer(rebasing: map[..<shared]), base: first.base, codes: codes, merging: false)
+        }
+        for (map, base) in fieldMaps.dropFirst() {
+            hits = map.withUnsafeBufferPointer { map in
+                let shared = min(map.count, codes.count)
+                // Slots past this map keep their codes: counted apart.
+                return pass(map: UnsafeBufferPointer(rebasing: map[..<shared]), base: base, codes: codes, merging: true)
+                    + SearchEngine.hitCount(of: UnsafeBufferPointer(rebasing: codes[shared...]))
+            }
+        }
+        return hits
+    }
+
+    /// One map's codes into `codes[..<map.count]`, written (`merging`
+    /// false) or kept where lower; returns how many of those slots then
+    /// hold a code. Blocks of a fixed count, each counted in a byte: the
+    /// form the compiler turns into vector code (a count over a ranged
+    /// loop stayed a branch a slot, and the map four times slower than a
+    /// fill and a merge).
+    @inline(__always)
+    private static func pass(
+        map: UnsafeBufferPointer<UInt8>, base: UInt8, codes: UnsafeMutableBufferPointer<UInt8>, merging: Bool
+    ) -> Int {
+        guard let source = map.baseAddress, let target = codes.baseAddress else { return 0 }
+        let miss = TermProbe.miss, noField = SearchEngine.noField
+        @inline(__always) func code(at slot: Int) -> UInt8 {
+            let field = source[slot]
+            let code = field == noField ? miss : base &+ field
+            guard merging else { return code }
+            let seen = target[slot]
+            return code < seen ? code : seen
+        }
+        let blockSize = 128
+        let blocksEnd = map.count / blockSize * blockSize
+        var hits = 0
+        var start = 0
+        while start < blocksEnd {
+            var blockHits: UInt8 = 0
+            var offset = 0
+            while offset < blockSize {
+                let least = code(at: start &+ offset)
+                target[start &+ offset] = least
+                blockHits &+= least != miss ? 1 : 0
+                offset &+= 1
+            }
+            hits &+= Int(blockHits)
+            start &+= blockSize
+        }
+        for slot in blocksEnd..<map.count {
+            let least = code(at: slot)
+            target[slot] = least
+            hits &+= least != miss ? 1 : 0
+        }
+        return hits
+    }
+}
