@@ -24,8 +24,8 @@ extension SearchEngine {
     /// typo has at least five characters, more than one edit from any
     /// prefix of a one- or two-character token. (Such a title, met as a
     /// result matched in another field, went through the tokenizer for
-    /// nothing: one result in thirty, a ninth of a short keystroke's
-    /// time at a million items.)
+    /// nothing: one result in thirty in the benchmark corpus, a twentieth
+    /// of a short keystroke's time at a million items.)
     static func isBeyondASCIITerms(_ text: String, terms: [String]) -> Bool {
         guard terms.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 } }) else { return false }
         var sawCJK = false
