@@ -301,7 +301,7 @@ import Testing
             for fill in [UInt8?.none, TermProbe.miss, 0] {
                 let codes = (0..<length).map { _ in fill ?? values.randomElement(using: &generator)! }
                 let expected = codes.filter { $0 != TermProbe.miss }.count
-                #expect(codes.withUnsafeBufferPointer { SearchEngine.hitCount(of: $0) } == expected, "\(length) \(String(describing: fill))")
+                #expect(codes.withUnsafeBufferPointer { TermCodeMap.hitCount(of: $0) } == expected, "\(length) \(String(describing: fill))")
             }
         }
     }
