@@ -169,6 +169,40 @@ import Testing
         }
     }
 
+    /// Counting through the blocks' least values (the rounds after the
+    /// first) agrees with a pass over every value, and the slots listed
+    /// by vector compares with a plain filter: any length (a short last
+    /// block), values set to `.max` as expired slots are, bounds below,
+    /// among and above the values, up to the largest.
+    @Test func countsThroughBlockLeastsAgreeWithAFullPass() {
+        var generator = SeededGenerator(seed: 47)
+        for count in [0, 1, 63, 64, 65, 1_000, 4_099] {
+            let values = (0..<count).map { _ -> UInt16 in
+                switch Int.random(in: 0..<10, using: &generator) {
+                case 0: return .max
+                case 1...2: return UInt16.random(in: 0...40, using: &generator)
+                default: return UInt16.random(in: 41...40_000, using: &generator)
+                }
+            }
+            values.withUnsafeBufferPointer { buffer in
+                for workers in [1, 2, 3] {
+                    let leasts = SearchEngine.blockLeasts(of: buffer, workers: workers)
+                    #expect(leasts.count == (count + 63) / 64)
+                    for bound: UInt16 in [0, 5, 40, 41, 3_000, 39_999, .max - 1, .max] {
+                        let full = SearchEngine.countAtMost(bound, in: buffer)
+                        let blocked = leasts.withUnsafeBufferPointer {
+                            SearchEngine.countAtMost(bound, in: buffer, blockLeasts: $0)
+                        }
+                        #expect(blocked.count == full.count, "\(count) values, \(workers) workers, bound \(bound)")
+                        #expect(blocked.leastAbove == full.leastAbove, "\(count) values, \(workers) workers, bound \(bound)")
+                        let listed = SearchEngine.slots(in: 0..<count, of: buffer, atMost: bound)
+                        #expect(listed == (0..<count).filter { values[$0] <= bound }.map(Int32.init), "\(count) \(bound)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func aQueryForNoResultsStillCountsThem() {
         let e = engine((0..<300).map { item("n/\($0)", title: "lake cabin \($0)", description: $0 % 2 == 0 ? "rowing" : nil) })
         for text in ["lake", "lak", "lake cab", "lake row", "cabni"] {

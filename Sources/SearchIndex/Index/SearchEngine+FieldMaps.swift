@@ -141,12 +141,38 @@ extension SearchEngine {
                 offset &+= 1
             }
             if least <= bound {
-                for index in start..<(start + blockSize) where base[index] <= bound { found.append(Int32(index)) }
+                // The block's slots at or below as the bits of a mask, made
+                // by vector compares: a branch a slot, taken at random,
+                // was most of "cozo l", whose 26,000 results at its bound
+                // lie in every other block.
+                let block = UnsafeRawPointer(base + start)
+                let stride = MemoryLayout<SIMD16<UInt16>>.size
+                var mask = Self.lanesAtMost(bound, block)
+                mask |= Self.lanesAtMost(bound, block + stride) << 16
+                mask |= Self.lanesAtMost(bound, block + 2 * stride) << 32
+                mask |= Self.lanesAtMost(bound, block + 3 * stride) << 48
+                while mask != 0 {
+                    found.append(Int32(start + mask.trailingZeroBitCount))
+                    mask &= mask &- 1
+                }
             }
             start &+= blockSize
         }
         for index in blocksEnd..<part.upperBound where base[index] <= bound { found.append(Int32(index)) }
         return found
+    }
+
+    /// Bit `i` set when the `i`th of the sixteen values at `values` is at
+    /// most `bound`. In plain lane arithmetic, which the compiler keeps in
+    /// vector registers (a select by a comparison's mask went lane by
+    /// lane through the stack): widened, `value - (bound + 1)` wraps to
+    /// its top bit exactly when `value <= bound`.
+    @inline(__always)
+    private static func lanesAtMost(_ bound: UInt16, _ values: UnsafeRawPointer) -> UInt64 {
+        let lanes = SIMD16<UInt32>(truncatingIfNeeded: values.loadUnaligned(as: SIMD16<UInt16>.self))
+        let atMost = (lanes &- SIMD16(repeating: UInt32(bound) &+ 1)) &>> 31
+        let shifts = SIMD16<UInt32>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+        return UInt64((atMost &<< shifts).wrappedSum())
     }
 
     /// How many of `values` are at most `bound`, the least of them all, and
@@ -179,6 +205,58 @@ extension SearchEngine {
             start = end
         }
         return (count, least, leastAbove)
+    }
+
+    /// Slots a block of `blockLeasts` covers.
+    static let leastBlockSize = 64
+
+    /// The least of each `leastBlockSize` values (the last block may be
+    /// short), the blocks shared between `workers`.
+    static func blockLeasts(of values: UnsafeBufferPointer<UInt16>, workers: Int) -> [UInt16] {
+        let size = leastBlockSize
+        let blockCount = (values.count + size - 1) / size
+        return [UInt16](unsafeUninitializedCapacity: blockCount) { buffer, initialized in
+            nonisolated(unsafe) let leasts = buffer
+            _ = inParts(of: blockCount, workers: workers) { blocks in
+                for block in blocks {
+                    let start = block * size
+                    var least = UInt16.max
+                    if start + size <= values.count {
+                        // A fixed count: the form the compiler vectorises.
+                        var offset = 0
+                        while offset < size {
+                            let value = values[start &+ offset]
+                            least = value < least ? value : least
+                            offset &+= 1
+                        }
+                    } else {
+                        for index in start..<values.count { least = min(least, values[index]) }
+                    }
+                    leasts[block] = least
+                }
+            }
+            initialized = blockCount
+        }
+    }
+
+    /// How many of `values` are at most `bound`, and the least above it
+    /// (`.max` if none), reading only the blocks whose least value
+    /// (`blockLeasts`) is at most `bound`: a block whose least is above
+    /// it holds no value at most `bound`, and its least is its least
+    /// above.
+    static func countAtMost(
+        _ bound: UInt16, in values: UnsafeBufferPointer<UInt16>, blockLeasts: UnsafeBufferPointer<UInt16>
+    ) -> (count: Int, leastAbove: UInt16) {
+        var leastAbove = countAtMost(bound, in: blockLeasts).leastAbove
+        var count = 0
+        for block in slots(in: 0..<blockLeasts.count, of: blockLeasts, atMost: bound) {
+            let start = Int(block) * leastBlockSize
+            for index in start..<min(values.count, start + leastBlockSize) {
+                let value = values[index]
+                if value <= bound { count += 1 } else { leastAbove = min(leastAbove, value) }
+            }
+        }
+        return (count, leastAbove)
     }
 
     /// Whether a term reaches one slot in sixteen (roughly: nested typo
@@ -246,31 +324,41 @@ extension SearchEngine {
             guard limit > 0 else { return }
             // A `bound` that at least `limit` matches reach (or every match):
             // nothing above it can be among the results. The least value
-            // first, then the next ones (a pass each: a value a slot,
-            // counted eight at a time), then, past `exactRounds`, in
-            // growing steps: a bound above the tightest only makes the last
-            // pass offer more slots, each turned away by its rules. (A
-            // histogram of the values, one increment a slot, was half of
-            // "ham fordma".)
-            let exactRounds = 12
+            // first (a pass over every slot, counted eight at a time); when
+            // fewer than `limit` have it, the next values, one by one up
+            // to `exactRounds`, then in growing steps: a bound above the
+            // tightest only makes the last pass offer more slots, each
+            // turned away by its rules. (A histogram of the values, one
+            // increment a slot, was half of "ham fordma".) Those rounds
+            // read the least value of each block of slots first and only
+            // the blocks at or below the bound: fewer than `limit` of
+            // them, where a pass over every slot each round was a
+            // millisecond of "midali ae" (twelve rounds).
+            let exactRounds = 32
             var bound = firsts.map(\.least).min() ?? .max
             guard bound < missed else { return }
-            var step: UInt16 = 1
-            var round = 0
-            var reached = 0
-            while true {
-                let counts = eachPart { [bound] part in
-                    Self.countAtMost(bound, in: UnsafeBufferPointer(rebasing: rules[part]))
-                }
-                reached = counts.reduce(0) { $0 + $1.count }
-                let next = counts.map(\.leastAbove).min() ?? .max
-                guard reached < limit, next < missed else { break }
-                round += 1
-                if round <= exactRounds {
-                    bound = next
-                } else {
-                    step = step < 0x4000 ? step * 2 : step
-                    bound = min(max(next, bound + step), missed - 1)
+            let counts = eachPart { [bound] part in
+                Self.countAtMost(bound, in: UnsafeBufferPointer(rebasing: rules[part]))
+            }
+            var reached = counts.reduce(0) { $0 + $1.count }
+            if reached < limit, case var next = counts.map(\.leastAbove).min() ?? .max, next < missed {
+                let blockLeasts = Self.blockLeasts(of: UnsafeBufferPointer(rules), workers: workers)
+                var step: UInt16 = 1
+                var round = 0
+                while true {
+                    round += 1
+                    if round <= exactRounds {
+                        bound = next
+                    } else {
+                        step = step < 0x4000 ? step * 2 : step
+                        bound = min(max(next, bound + step), missed - 1)
+                    }
+                    let counted = blockLeasts.withUnsafeBufferPointer {
+                        Self.countAtMost(bound, in: UnsafeBufferPointer(rules), blockLeasts: $0)
+                    }
+                    reached = counted.count
+                    next = counted.leastAbove
+                    guard reached < limit, next < missed else { break }
                 }
             }
             guard reached > 0 else { return }
