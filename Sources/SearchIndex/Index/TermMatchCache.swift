@@ -1,12 +1,13 @@
 import Foundation
 
 /// The trie nodes of recently asked terms, and the code maps of the last
-/// few broad ones. Typing "anime x" asks for "anime" again at every
-/// keystroke of the second word; its typo walk (and its code map) is done
-/// once. Any change to the index replaces the cache (the engine holds a
-/// fresh one), so an entry never outlives the trie it was computed on.
+/// few broad ones, each forgotten least recently used first. Typing "anime
+/// x" asks for "anime" again at every keystroke of the second word; its
+/// typo walk (and its code map) is done once. Any change to the index
+/// replaces the cache (the engine holds a fresh one), so an entry never
+/// outlives the trie it was computed on.
 final class TermMatchCache: @unchecked Sendable {
-    /// Terms remembered; the oldest is forgotten first.
+    /// Terms remembered; the one used least recently is forgotten first.
     static let capacity = 64
 
     /// Code maps remembered (`SearchEngine+FieldMaps`): a slot's byte
@@ -26,7 +27,9 @@ final class TermMatchCache: @unchecked Sendable {
     /// The code map of `term` if one is remembered (never computes one).
     func knownCodeMap(for term: String) -> TermCodeMap? {
         lock.lock(); defer { lock.unlock() }
-        return codeMaps[term]
+        guard let map = codeMaps[term] else { return nil }
+        markUsed(term, order: \.codeMapOrder)
+        return map
     }
 
     /// The code map of `term`, computed by `build` unless remembered.
@@ -63,14 +66,18 @@ final class TermMatchCache: @unchecked Sendable {
     }
 
     /// The value remembered for `key`, or `compute`d (outside the lock: a
-    /// typo walk or a map takes a while) and remembered, the oldest entry
-    /// forgotten beyond `capacity`.
+    /// typo walk or a map takes a while) and remembered, the entry used
+    /// least recently forgotten beyond `capacity`. (Forgetting the oldest
+    /// instead lost the first word's code map while the second was typed:
+    /// "misatonve lenso" mapped "misatonve" again after "l", "le", "len"
+    /// and "lens" had each been mapped, 0.4 ms.)
     private func remembered<Value>(
         _ key: String, in entries: ReferenceWritableKeyPath<TermMatchCache, [String: Value]>,
         order: ReferenceWritableKeyPath<TermMatchCache, [String]>, capacity: Int, compute: () -> Value
     ) -> Value {
         lock.lock()
         if let cached = self[keyPath: entries][key] {
+            markUsed(key, order: order)
             lock.unlock()
             return cached
         }
@@ -83,5 +90,12 @@ final class TermMatchCache: @unchecked Sendable {
         }
         self[keyPath: entries][key] = computed
         return computed
+    }
+
+    /// Moves `key` to the end of `order` (the lock held).
+    private func markUsed(_ key: String, order: ReferenceWritableKeyPath<TermMatchCache, [String]>) {
+        guard self[keyPath: order].last != key, let position = self[keyPath: order].lastIndex(of: key) else { return }
+        self[keyPath: order].remove(at: position)
+        self[keyPath: order].append(key)
     }
 }
