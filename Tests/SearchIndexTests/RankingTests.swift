@@ -204,6 +204,8 @@ func activity(for id: String, eligible: Bool = true) -> UserActivity {
         engine.fieldMapQueryMinimumSlots = 0
         engine.warmTopLists()
         for query in ["k", "ka", "kar", "sa", "lo", "to"] { _ = engine.ids(query, limit: 20) }
+        let commonWords = engine.trie.nodes.indices.filter { engine.trie.nodes[$0].postingList.count >= 40 }
+        for node in commonWords { _ = engine.ownFieldMap(Int32(node)) }
         func expectExact(_ stage: String) {
             var fresh = engine
             fresh.topLists = TopListCache()
@@ -224,6 +226,14 @@ func activity(for id: String, eligible: Bool = true) -> UserActivity {
                 let padded = map + [UInt8](repeating: SearchEngine.noField, count: max(0, built.count - map.count))
                 #expect(padded == built + [UInt8](repeating: SearchEngine.noField, count: max(0, map.count - built.count)),
                         "\(stage): field map of \(node)")
+            }
+            let ownMaps = engine.topLists.allOwnFieldMaps
+            #expect(!ownMaps.isEmpty, "\(stage): own maps kept")
+            for (node, map) in ownMaps {
+                let built = fresh.ownFieldMap(node)
+                let padded = map + [UInt8](repeating: SearchEngine.noField, count: max(0, built.count - map.count))
+                #expect(padded == built + [UInt8](repeating: SearchEngine.noField, count: max(0, map.count - built.count)),
+                        "\(stage): own field map of \(node)")
             }
         }
         expectExact("warmed")

@@ -126,6 +126,7 @@ import Testing
         summarizing.warmTopLists()
         #expect(summarizing.topLists.fieldMapBytes > 0)
         expectSameAnswers(summarizing, enumerating, seed: seed, "field maps")
+        #expect(!summarizing.topLists.allOwnFieldMaps.isEmpty, "common words' own maps built")
         var shared = summarizing
         shared.parallelScanMinimum = 1
         expectSameAnswers(shared, enumerating, seed: seed + 1, "field maps, shared among cores")

@@ -164,7 +164,7 @@ extension SearchEngine {
         }
     }
 
-    /// Fills the best lists (and field maps) of every large subtree now, so
+    /// Fills the best lists (and field maps, own ones of common words too) of every large subtree now, so
     /// that no keystroke pays for the first computation (after a bulk load, say).
     public func warmTopLists() {
         let mapsServe = documents.count >= fieldMapQueryMinimumSlots
@@ -192,6 +192,7 @@ extension SearchEngine {
             _ = subtreeTopList(node, byteMap: &byteMap)
             if trie[node].postingList.count > TopListCache.capacity { _ = ownTopList(node) }
             if mapsServe, trie[node].documentCount >= fieldMapMinimum { _ = subtreeFieldMap(node) }
+            if mapsServe, trie[node].postingList.count >= fieldMapMinimum { _ = ownFieldMap(node) }
             for child in trie[node].children where trie[child.node].documentCount > topListThreshold {
                 stack.append(child.node)
             }

@@ -25,7 +25,8 @@ import Foundation
 /// ```
 ///
 /// A field map sets the slot to the document's best field under the node
-/// (growing to reach a new slot), or to `noField` on removal.
+/// (an own field map: of its tokens that are the node), growing to reach a
+/// new slot, or to `noField` on removal.
 ///
 /// Most changes pass through a list without entering it (a new item is
 /// rarely among the best 256 of "s"). Each summary remembers its lists'
@@ -59,6 +60,15 @@ extension SearchEngine {
                 }
                 summary.fieldMap![Int(slot)] = min(summary.fieldMap![Int(slot)], field)
             }
+            if summary.ownFieldMap != nil, case let own = Self.ownField(of: node, tokenNodes: tokenNodes, tokenFields: tokenFields),
+                own != Self.noField
+            {
+                if Int(slot) >= summary.ownFieldMap!.count {
+                    summary.ownFieldMap!.append(
+                        contentsOf: repeatElement(Self.noField, count: Int(slot) + 1 - summary.ownFieldMap!.count))
+                }
+                summary.ownFieldMap![Int(slot)] = min(summary.ownFieldMap![Int(slot)], own)
+            }
         }
     }
 
@@ -86,7 +96,18 @@ extension SearchEngine {
                 summary.own = nil
             }
             if summary.fieldMap != nil, Int(slot) < summary.fieldMap!.count { summary.fieldMap![Int(slot)] = Self.noField }
+            if summary.ownFieldMap != nil, Int(slot) < summary.ownFieldMap!.count {
+                summary.ownFieldMap![Int(slot)] = Self.noField
+            }
         }
+    }
+
+    /// The best field of the document's tokens that are `node` itself, or
+    /// `noField`.
+    private static func ownField(of node: Int32, tokenNodes: [Int32], tokenFields: [UInt8]) -> UInt8 {
+        var best = noField
+        for (token, tokenNode) in tokenNodes.enumerated() where tokenNode == node { best = min(best, tokenFields[token]) }
+        return best
     }
 
     /// Runs `body` on the summary of each listed node among `touched` (with

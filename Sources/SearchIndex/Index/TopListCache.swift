@@ -32,6 +32,9 @@ final class TopListCache: @unchecked Sendable {
         /// Field map of one of the largest subtrees (`SearchEngine+FieldMaps`);
         /// derived and kept like the lists, but never saved in a snapshot.
         var fieldMap: [UInt8]?
+        /// The same of the node's own postings only, for a word with
+        /// hundreds of thousands of them (`SearchEngine.ownFieldMap`).
+        var ownFieldMap: [UInt8]?
         /// Each list's length and its last entry's key (nil for an empty
         /// list, and briefly after a change until the next one reads it
         /// again): most changes only need to learn that they rank after a
@@ -40,7 +43,7 @@ final class TopListCache: @unchecked Sendable {
         var subtreeTail: ListTail?
         var ownTail: ListTail?
 
-        var isEmpty: Bool { subtree == nil && own == nil && fieldMap == nil }
+        var isEmpty: Bool { subtree == nil && own == nil && fieldMap == nil && ownFieldMap == nil }
     }
 
     private let lock = NSLock()
@@ -80,6 +83,12 @@ final class TopListCache: @unchecked Sendable {
     var allFieldMaps: [Int32: [UInt8]] {
         lock.lock(); defer { lock.unlock() }
         return summaries.compactMapValues(\.fieldMap)
+    }
+
+    /// Every cached own field map, by node.
+    var allOwnFieldMaps: [Int32: [UInt8]] {
+        lock.lock(); defer { lock.unlock() }
+        return summaries.compactMapValues(\.ownFieldMap)
     }
 
     /// A cache holding the lists a snapshot saved, with their tails.
@@ -157,6 +166,17 @@ final class TopListCache: @unchecked Sendable {
         markListed(node)
     }
 
+    func ownFieldMap(_ node: Int32) -> [UInt8]? {
+        lock.lock(); defer { lock.unlock() }
+        return summaries[node]?.ownFieldMap
+    }
+
+    func store(ownFieldMap map: [UInt8], for node: Int32) {
+        lock.lock(); defer { lock.unlock() }
+        summaries[node, default: Summary()].ownFieldMap = map
+        markListed(node)
+    }
+
     /// Nodes whose remembered tail is not their list's own (a check for
     /// tests: a wrong tail lets a change skip a list it should enter).
     func nodesWithWrongTails(ranks: [StaticRank]) -> [Int32] {
@@ -176,7 +196,7 @@ final class TopListCache: @unchecked Sendable {
     /// Bytes held by field maps (they dominate the cache's size).
     var fieldMapBytes: Int {
         lock.lock(); defer { lock.unlock() }
-        return summaries.values.reduce(0) { $0 + ($1.fieldMap?.count ?? 0) }
+        return summaries.values.reduce(0) { $0 + ($1.fieldMap?.count ?? 0) + ($1.ownFieldMap?.count ?? 0) }
     }
 }
 
