@@ -7,8 +7,13 @@ import Foundation
 /// replaces the cache (the engine holds a fresh one), so an entry never
 /// outlives the trie it was computed on.
 final class TermMatchCache: @unchecked Sendable {
-    /// Terms remembered; the one used least recently is forgotten first.
-    static let capacity = 64
+    /// Matched nodes remembered, in all terms; the terms used least
+    /// recently are forgotten first. Enough for the words of a few hundred
+    /// queries: a word typed again ("misatonve" in four of two hundred) is
+    /// not walked again, where a nine-letter word's walk with two typos is
+    /// 0.65 ms at a million items. A node is about 20 bytes of dictionary:
+    /// some 20 MB at most.
+    static let capacity = 1_000_000
 
     /// Code maps remembered (`SearchEngine+FieldMaps`): a slot's byte
     /// each, so only the last few terms.
@@ -19,29 +24,25 @@ final class TermMatchCache: @unchecked Sendable {
     static let lookBack = 8
 
     private let lock = NSLock()
-    private var entries: [String: TokenTrie.TermMatches] = [:]
-    private var order: [String] = []
-    private var codeMaps: [String: TermCodeMap] = [:]
-    private var codeMapOrder: [String] = []
+    private var entries = RecentlyUsed<TokenTrie.TermMatches>(capacity: capacity)
+    private var codeMaps = RecentlyUsed<TermCodeMap>(capacity: codeMapCapacity)
 
     /// The code map of `term` if one is remembered (never computes one).
     func knownCodeMap(for term: String) -> TermCodeMap? {
         lock.lock(); defer { lock.unlock() }
-        guard let map = codeMaps[term] else { return nil }
-        markUsed(term, order: \.codeMapOrder)
-        return map
+        return codeMaps.use(term)
     }
 
     /// The code map of `term`, computed by `build` unless remembered.
     func codeMap(for term: String, build: () -> TermCodeMap) -> TermCodeMap {
-        remembered(term, in: \.codeMaps, order: \.codeMapOrder, capacity: Self.codeMapCapacity, compute: build)
+        remembered(term, in: \.codeMaps, weight: { _ in 1 }, compute: build)
     }
 
     /// The matches of `term`, remembered; a new term that extends a
     /// remembered one with the same typo bound (the next keystroke) is
     /// walked only below that one's matches (`TokenTrie.matches(for:narrowing:)`).
     func matches(for term: String, in trie: TokenTrie) -> TokenTrie.TermMatches {
-        remembered(term, in: \.entries, order: \.order, capacity: Self.capacity) {
+        remembered(term, in: \.entries, weight: { 1 + $0.prefix.count + $0.whole.count }) {
             trie.matches(for: term, narrowing: rememberedMatches(extendedBy: term))
         }
     }
@@ -59,43 +60,31 @@ final class TermMatchCache: @unchecked Sendable {
         while length > 0, length >= scalars.count - Self.lookBack, TokenTrie.allowedTypos(forLength: length) == bound {
             var shorter = String.UnicodeScalarView()
             shorter.append(contentsOf: scalars[..<length])
-            if let found = entries[String(shorter)] { return found }
+            if let found = entries.peek(String(shorter)) { return found }
             length -= 1
         }
         return nil
     }
 
     /// The value remembered for `key`, or `compute`d (outside the lock: a
-    /// typo walk or a map takes a while) and remembered, the entry used
-    /// least recently forgotten beyond `capacity`. (Forgetting the oldest
-    /// instead lost the first word's code map while the second was typed:
-    /// "misatonve lenso" mapped "misatonve" again after "l", "le", "len"
-    /// and "lens" had each been mapped, 0.4 ms.)
+    /// typo walk or a map takes a while) and remembered. (Forgetting the
+    /// oldest instead of the least recently used lost the first word's
+    /// code map while the second was typed: "misatonve lenso" mapped
+    /// "misatonve" again after "l", "le", "len" and "lens" had each been
+    /// mapped, 0.4 ms.)
     private func remembered<Value>(
-        _ key: String, in entries: ReferenceWritableKeyPath<TermMatchCache, [String: Value]>,
-        order: ReferenceWritableKeyPath<TermMatchCache, [String]>, capacity: Int, compute: () -> Value
+        _ key: String, in store: ReferenceWritableKeyPath<TermMatchCache, RecentlyUsed<Value>>,
+        weight: (Value) -> Int, compute: () -> Value
     ) -> Value {
         lock.lock()
-        if let cached = self[keyPath: entries][key] {
-            markUsed(key, order: order)
+        if let cached = self[keyPath: store].use(key) {
             lock.unlock()
             return cached
         }
         lock.unlock()
         let computed = compute()
         lock.lock(); defer { lock.unlock() }
-        if self[keyPath: entries][key] == nil {
-            if self[keyPath: order].count == capacity { self[keyPath: entries][self[keyPath: order].removeFirst()] = nil }
-            self[keyPath: order].append(key)
-        }
-        self[keyPath: entries][key] = computed
+        self[keyPath: store].insert(computed, for: key, weight: weight(computed))
         return computed
-    }
-
-    /// Moves `key` to the end of `order` (the lock held).
-    private func markUsed(_ key: String, order: ReferenceWritableKeyPath<TermMatchCache, [String]>) {
-        guard self[keyPath: order].last != key, let position = self[keyPath: order].lastIndex(of: key) else { return }
-        self[keyPath: order].remove(at: position)
-        self[keyPath: order].append(key)
     }
 }
