@@ -153,6 +153,23 @@ import Testing
         expectSameAnswers(summarizing, enumerating, seed: seed + 2, "field maps after changes")
     }
 
+    /// The hits of a byte map are read eight bytes at a time and agree
+    /// with a plain filter: every code (0x7F and 0x80 beside a miss
+    /// included), any length (a short last word), dense and sparse.
+    @Test func hitsReadByWordAgreeWithAPlainFilter() {
+        var generator = SeededGenerator(seed: 43)
+        for (count, density) in [(0, 0.5), (7, 1.0), (1_003, 0.02), (4_099, 0.6), (512, 0.0)] {
+            let codes = (0..<count).map { _ -> UInt8 in
+                Double.random(in: 0..<1, using: &generator) < density
+                    ? [0, 1, 0x7F, 0x80, 0xFE, UInt8.random(in: 0...0xFE, using: &generator)].randomElement(using: &generator)!
+                    : TermProbe.miss
+            }
+            var found: [Int] = []
+            codes.withUnsafeBufferPointer { codes in SearchEngine.forEachHit(in: codes) { found.append($0) } }
+            #expect(found == codes.indices.filter { codes[$0] != TermProbe.miss }, "\(count) at \(density)")
+        }
+    }
+
     /// The field-map passes' block readers agree with a plain filter, on
     /// parts that start and end anywhere (not on a block's edge).
     @Test func blockReadersAgreeWithAPlainFilter() {
