@@ -55,8 +55,10 @@ public struct SearchEngine: Sendable {
     /// they enumerate with node caches. Both give the same answers.
     var scanEnabled = true
     /// A driving term with at most this many postings is gathered by sorting
-    /// them; with more, through a byte map over every slot.
-    var sortedGatherLimit = 16_384
+    /// them; with more, through a byte map over every slot (read eight
+    /// slots at a time, `forEachHit`, it beats sorting from a few thousand:
+    /// two-term keystrokes at 1M 5-10% faster than with 16,384).
+    var sortedGatherLimit = 4_096
     /// From this many candidates the scan is shared among the cores (below
     /// it, starting threads costs more than it saves).
     var parallelScanMinimum = 32_768

@@ -35,7 +35,10 @@ import Foundation
 /// the expiring slots, and the merge maps (by URL, by related item).
 extension SearchEngine {
     static let snapshotMagic: UInt64 = 0x5345_4152_4348_4C54 // "SEARCHLT"
-    static let snapshotFormat: UInt32 = 14
+    /// 15: the same layout as 14, but settings saved by 14 carry the old
+    /// `sortedGatherLimit` (16,384), which a load would keep for good; a
+    /// store saved before is rebuilt once from its records instead.
+    static let snapshotFormat: UInt32 = 15
 
     private static var layoutSizes: [UInt32] {
         [MemoryLayout<TokenTrie.Posting>.stride, MemoryLayout<TokenTrie.Child>.stride, MemoryLayout<TopEntry>.stride,
