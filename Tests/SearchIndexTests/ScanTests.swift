@@ -130,6 +130,11 @@ import Testing
         var shared = summarizing
         shared.parallelScanMinimum = 1
         expectSameAnswers(shared, enumerating, seed: seed + 1, "field maps, shared among cores")
+        // Sums and counts a few slots at a time: the least value and how
+        // many have it, gathered chunk by chunk, must bound the same.
+        var chunked = shared
+        chunked.rulesChunkSize = 37
+        expectSameAnswers(chunked, enumerating, seed: seed + 3, "field maps, in small chunks")
 
         // Changes under maps already built: new text for some, deletions,
         // an expired item, a new item in a fresh slot.
@@ -151,6 +156,8 @@ import Testing
         enumerating.deleteItems(identifiers: doomed)
         enumerating.index(added)
         expectSameAnswers(summarizing, enumerating, seed: seed + 2, "field maps after changes")
+        summarizing.rulesChunkSize = 37
+        expectSameAnswers(summarizing, enumerating, seed: seed + 4, "field maps after changes, in small chunks")
     }
 
     /// The hits of a byte map are read eight bytes at a time and agree

@@ -68,6 +68,10 @@ public struct SearchEngine: Sendable {
     /// Indexes with fewer slots than this never answer from field maps (a
     /// scan of a small index is quick, and maps would only cost memory).
     var fieldMapQueryMinimumSlots = 32_768
+    /// Slots a field-map query sums and counts at a time, all its terms in
+    /// turn, so the sums stay in the core's first cache (not saved: for
+    /// tests, which make it small).
+    var rulesChunkSize = 4_096
 
     /// Threads for work shared among the cores.
     static var workerCount: Int { ParallelWork.workerCount }
