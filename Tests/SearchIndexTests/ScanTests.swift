@@ -129,6 +129,10 @@ import Testing
         #expect(!summarizing.topLists.allOwnFieldMaps.isEmpty, "common words' own maps built")
         var shared = summarizing
         shared.parallelScanMinimum = 1
+        // Code maps' small nodes marked by two cores, into two maps merged
+        // after (a cache of its own: the copy shares the maps made above).
+        shared.sharedMarkingMinimum = 1
+        shared.termMatches = TermMatchCache()
         expectSameAnswers(shared, enumerating, seed: seed + 1, "field maps, shared among cores")
         // Sums and counts a few slots at a time: the least value and how
         // many have it, gathered chunk by chunk, must bound the same.

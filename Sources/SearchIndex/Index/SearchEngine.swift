@@ -72,6 +72,10 @@ public struct SearchEngine: Sendable {
     /// turn, so the sums stay in the core's first cache (not saved: for
     /// tests, which make it small).
     var rulesChunkSize = 4_096
+    /// From this many postings to mark (at most: the subtrees' counts), a
+    /// code map's small nodes are marked by two cores at once
+    /// (`sharedTermCodeMap`; not saved: for tests, which make it small).
+    var sharedMarkingMinimum = 65_536
 
     /// Threads for work shared among the cores.
     static var workerCount: Int { ParallelWork.workerCount }

@@ -38,6 +38,15 @@ struct TermCodeMap: Sendable {
         return hits
     }
 
+    /// Keeps in each slot of `codes` the lesser of its code and `other`'s
+    /// (another code map of as many slots); returns how many slots then
+    /// hold a code. (A code map reads as a field map of base 0: its miss
+    /// is `noField`.)
+    static func mergeLeast(_ other: UnsafeBufferPointer<UInt8>, into codes: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        precondition(other.count == codes.count && TermProbe.miss == SearchEngine.noField)
+        return pass(map: other, base: 0, codes: codes, merging: true)
+    }
+
     /// One map's codes into `codes[..<map.count]`, written (`merging`
     /// false) or kept where lower; returns how many of those slots then
     /// hold a code. Blocks of a fixed count, each counted in a byte: the
