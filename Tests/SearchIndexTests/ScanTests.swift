@@ -176,7 +176,7 @@ import Testing
                     : TermProbe.miss
             }
             var found: [Int] = []
-            codes.withUnsafeBufferPointer { codes in SearchEngine.forEachHit(in: codes) { found.append($0) } }
+            codes.withUnsafeBufferPointer { codes in TermCodeMap.forEachHit(in: codes) { found.append($0) } }
             #expect(found == codes.indices.filter { codes[$0] != TermProbe.miss }, "\(count) at \(density)")
         }
     }

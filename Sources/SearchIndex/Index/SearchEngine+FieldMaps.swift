@@ -55,11 +55,7 @@ extension SearchEngine {
         }
         var map = [UInt8](repeating: Self.noField, count: documents.count)
         map.withUnsafeMutableBufferPointer { map in
-            func mark(_ postings: UnsafeBufferPointer<TokenTrie.Posting>) {
-                for posting in postings where posting.field < map[Int(posting.doc)] {
-                    map[Int(posting.doc)] = posting.field
-                }
-            }
+            let mark = { Self.markBestFields($0, into: map) }
             trie.withPostings(of: node, mark)
             for child in walkedChildren { trie.forEachPostingList(under: child, mark) }
             for childMap in childMaps {
@@ -83,15 +79,19 @@ extension SearchEngine {
     func ownFieldMap(_ node: Int32) -> [UInt8] {
         if let cached = topLists.ownFieldMap(node) { return cached }
         var map = [UInt8](repeating: Self.noField, count: documents.count)
-        map.withUnsafeMutableBufferPointer { map in
-            trie.withPostings(of: node) { postings in
-                for posting in postings where posting.field < map[Int(posting.doc)] {
-                    map[Int(posting.doc)] = posting.field
-                }
-            }
-        }
+        map.withUnsafeMutableBufferPointer { map in trie.withPostings(of: node) { Self.markBestFields($0, into: map) } }
         topLists.store(ownFieldMap: map, for: node)
         return map
+    }
+
+    /// Lowers each posting's slot of a field map to the posting's field.
+    @inline(__always)
+    private static func markBestFields(
+        _ postings: UnsafeBufferPointer<TokenTrie.Posting>, into map: UnsafeMutableBufferPointer<UInt8>
+    ) {
+        for posting in postings where posting.field < map[Int(posting.doc)] {
+            map[Int(posting.doc)] = posting.field
+        }
     }
 
     /// A term's part of a slot's rule value (see `searchByFieldMaps`).
@@ -105,51 +105,71 @@ extension SearchEngine {
     func termCodeMap(_ matches: TokenTrie.TermMatches) -> TermCodeMap {
         let minimum = fieldMapMinimum
         var mapped: [(map: [UInt8], base: UInt8)] = []
-        var walked: [(node: Int32, base: UInt8)] = []
+        var marked: [MarkedList] = []
         for (node, typos) in matches.prefix {
             let base = UInt8(typos) * 8 + 4
             if trie[node].documentCount >= minimum {
                 mapped.append((subtreeFieldMap(node), base))
             } else {
-                walked.append((node, base))
+                marked.append(MarkedList(node: node, base: base, whole: false, postings: trie[node].subtreeCount))
             }
         }
-        var wholeWalked: [(node: Int32, base: UInt8)] = []
         for (node, typos) in matches.whole {
             let base = UInt8(typos) * 8
             if trie[node].postingList.count >= minimum {
                 mapped.append((ownFieldMap(node), base))
             } else {
-                wholeWalked.append((node, base))
+                marked.append(MarkedList(node: node, base: base, whole: true, postings: trie[node].postingList.count))
             }
         }
         let slotCount = documents.count
-        let walkedPostings = walked.reduce(0) { $0 + trie[$1.node].subtreeCount }
-            + wholeWalked.reduce(0) { $0 + trie[$1.node].postingList.count }
-        if walkedPostings >= sharedMarkingMinimum, slotCount >= parallelScanMinimum, Self.workerCount > 1 {
-            return sharedTermCodeMap(mapped: mapped, walked: walked, wholeWalked: wholeWalked)
+        if marked.reduce(0, { $0 + $1.postings }) >= sharedMarkingMinimum, slotCount >= parallelScanMinimum,
+            Self.workerCount > 1
+        {
+            return sharedTermCodeMap(mapped: mapped, marked: marked)
         }
         var hits = 0
         let codes = [UInt8](unsafeUninitializedCapacity: slotCount) { buffer, initialized in
             let codes = UnsafeMutableBufferPointer(rebasing: buffer[..<slotCount])
             hits = TermCodeMap.merge(mapped, into: codes)
             initialized = slotCount
-            func mark(_ postings: UnsafeBufferPointer<TokenTrie.Posting>, base: UInt8) {
-                for posting in postings {
-                    let code = base &+ posting.field
-                    let seen = codes[Int(posting.doc)]
-                    hits &+= seen == TermProbe.miss ? 1 : 0
-                    codes[Int(posting.doc)] = code < seen ? code : seen
-                }
-            }
-            for (node, base) in walked {
-                trie.forEachPostingList(under: node) { mark($0, base: base) }
-            }
-            for (node, base) in wholeWalked {
-                trie.withPostings(of: node) { mark($0, base: base) }
-            }
+            hits += Self.mark(marked, of: trie, into: codes)
         }
         return TermCodeMap(codes: codes, hits: hits)
+    }
+
+    /// A small node whose postings a code map marks one by one: a prefix
+    /// node's whole subtree, or a whole word's own list.
+    struct MarkedList: Sendable {
+        var node: Int32
+        var base: UInt8
+        var whole: Bool
+        /// How many postings (at most, for a subtree).
+        var postings: Int
+    }
+
+    /// Marks the postings of `lists` into `codes`, keeping the least code a
+    /// slot; returns how many slots were a miss before.
+    private static func mark(
+        _ lists: [MarkedList], of trie: TokenTrie, into codes: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int {
+        var hits = 0
+        func mark(_ postings: UnsafeBufferPointer<TokenTrie.Posting>, base: UInt8) {
+            for posting in postings {
+                let code = base &+ posting.field
+                let seen = codes[Int(posting.doc)]
+                hits &+= seen == TermProbe.miss ? 1 : 0
+                codes[Int(posting.doc)] = code < seen ? code : seen
+            }
+        }
+        for list in lists {
+            if list.whole {
+                trie.withPostings(of: list.node) { mark($0, base: list.base) }
+            } else {
+                trie.forEachPostingList(under: list.node) { mark($0, base: list.base) }
+            }
+        }
+        return hits
     }
 
     /// `termCodeMap` with its small nodes' postings marked by two cores at
@@ -160,22 +180,10 @@ extension SearchEngine {
     /// lists and up to 175,000 postings at a million items ("ham fordma"),
     /// each a random write: 0.4–0.6 ms on one core. (Both cores walking
     /// every list, each writing only its half of the slots, was slower.)
-    private func sharedTermCodeMap(
-        mapped: [(map: [UInt8], base: UInt8)], walked: [(node: Int32, base: UInt8)],
-        wholeWalked: [(node: Int32, base: UInt8)]
-    ) -> TermCodeMap {
-        struct List: Sendable {
-            var node: Int32
-            var base: UInt8
-            var whole: Bool
-            var postings: Int
-        }
-        let lists = (walked.map { List(node: $0.node, base: $0.base, whole: false, postings: trie[$0.node].subtreeCount) }
-            + wholeWalked.map { List(node: $0.node, base: $0.base, whole: true, postings: trie[$0.node].postingList.count) })
-            .sorted { $0.postings > $1.postings }
-        var shares: [[List]] = [[], []]
+    private func sharedTermCodeMap(mapped: [(map: [UInt8], base: UInt8)], marked: [MarkedList]) -> TermCodeMap {
+        var shares: [[MarkedList]] = [[], []]
         var loads = [0, 0]
-        for list in lists {
+        for list in marked.sorted(by: { $0.postings > $1.postings }) {
             let share = loads[0] <= loads[1] ? 0 : 1
             shares[share].append(list)
             loads[share] += list.postings
@@ -187,7 +195,7 @@ extension SearchEngine {
             let codes = UnsafeMutableBufferPointer(rebasing: buffer[..<slotCount])
             other.withUnsafeMutableBufferPointer { other in
                 nonisolated(unsafe) let targets = [codes, other]
-                nonisolated(unsafe) let maps = mapped
+                let maps = mapped
                 let trie = self.trie
                 let shares = shares
                 DispatchQueue.concurrentPerform(iterations: 2) { share in
@@ -197,20 +205,8 @@ extension SearchEngine {
                     } else {
                         target.initialize(repeating: TermProbe.miss)
                     }
-                    func mark(_ postings: UnsafeBufferPointer<TokenTrie.Posting>, base: UInt8) {
-                        for posting in postings {
-                            let code = base &+ posting.field
-                            let seen = target[Int(posting.doc)]
-                            target[Int(posting.doc)] = code < seen ? code : seen
-                        }
-                    }
-                    for list in shares[share] {
-                        if list.whole {
-                            trie.withPostings(of: list.node) { mark($0, base: list.base) }
-                        } else {
-                            trie.forEachPostingList(under: list.node) { mark($0, base: list.base) }
-                        }
-                    }
+                    // Hits are counted once the two maps are merged.
+                    _ = Self.mark(shares[share], of: trie, into: target)
                 }
                 hits = TermCodeMap.mergeLeast(UnsafeBufferPointer(other), into: codes)
             }

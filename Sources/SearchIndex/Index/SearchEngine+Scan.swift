@@ -460,38 +460,11 @@ extension SearchEngine {
         slots.reserveCapacity(min(estimate, slotCount))
         codes.reserveCapacity(min(estimate, slotCount))
         best.withUnsafeBufferPointer { best in
-            Self.forEachHit(in: best) { slot in
+            TermCodeMap.forEachHit(in: best) { slot in
                 slots.append(UInt32(slot))
                 codes.append(best[slot])
             }
         }
         return .coded(slots: slots, codes: codes)
-    }
-
-    /// Calls `body` with every slot of `codes` that is not a miss, in
-    /// order. Eight bytes at a time: a word's bytes other than the miss
-    /// become its set high bits, and only those are visited. (A branch a
-    /// byte, taken at random, was most of gathering the candidates of
-    /// "usston l": 25,000 hits among a million slots.)
-    @inline(__always)
-    static func forEachHit(in codes: UnsafeBufferPointer<UInt8>, _ body: (Int) -> Void) {
-        guard let base = codes.baseAddress else { return }
-        let raw = UnsafeRawPointer(base)
-        let misses = UInt64(TermProbe.miss) &* 0x0101_0101_0101_0101
-        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        let wordsEnd = codes.count / 8 * 8
-        var start = 0
-        while start < wordsEnd {
-            // Bytes equal to the miss become zero; a byte's high bit is then
-            // set exactly when it is not zero (no carry crosses a byte).
-            let word = raw.loadUnaligned(fromByteOffset: start, as: UInt64.self) ^ misses
-            var found = ((word & low) &+ low | word) & ~low
-            while found != 0 {
-                body(start &+ found.trailingZeroBitCount >> 3)
-                found &= found &- 1
-            }
-            start &+= 8
-        }
-        for slot in wordsEnd..<codes.count where codes[slot] != TermProbe.miss { body(slot) }
     }
 }

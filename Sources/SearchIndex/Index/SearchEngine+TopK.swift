@@ -164,8 +164,9 @@ extension SearchEngine {
         }
     }
 
-    /// Fills the best lists (and field maps, own ones of common words too) of every large subtree now, so
-    /// that no keystroke pays for the first computation (after a bulk load, say).
+    /// Fills the best lists (and field maps, common words' own ones too) of
+    /// every large subtree now, so that no keystroke pays for the first
+    /// computation (after a bulk load, say).
     public func warmTopLists() {
         let mapsServe = documents.count >= fieldMapQueryMinimumSlots
         // Subtrees under different first scalars share no list or map: the

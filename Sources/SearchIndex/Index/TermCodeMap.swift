@@ -97,16 +97,44 @@ struct TermCodeMap: Sendable {
     static func hitCount(of codes: UnsafeBufferPointer<UInt8>) -> Int {
         guard let base = codes.baseAddress else { return 0 }
         let raw = UnsafeRawPointer(base)
-        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        var misses = 0
+        var hits = 0
         let words = codes.count / 8
         for index in 0..<words {
-            // A miss (0xFF) becomes a zero byte; a zero byte, alone, ends
-            // up with its high bit set (no carry crosses bytes).
-            let x = ~raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)
-            misses &+= (~(((x & low7) &+ low7) | x | low7)).nonzeroBitCount
+            hits &+= hitBits(raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)).nonzeroBitCount
         }
-        for index in (words * 8)..<codes.count where codes[index] == TermProbe.miss { misses += 1 }
-        return codes.count - misses
+        for index in (words * 8)..<codes.count where codes[index] != TermProbe.miss { hits += 1 }
+        return hits
+    }
+
+    /// The high bit of each byte of `word` (eight slots) that holds a code,
+    /// every other bit clear: a miss (0xFF) is inverted to zero, and a byte
+    /// has its high bit set after the add exactly when it is not zero (no
+    /// carry crosses a byte).
+    @inline(__always)
+    static func hitBits(_ word: UInt64) -> UInt64 {
+        let inverted = ~word
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        return ((inverted & low) &+ low | inverted) & ~low
+    }
+
+    /// Calls `body` with every slot of `codes` that holds a code, in order,
+    /// eight slots at a time: only a word's hits are visited. (A branch a
+    /// slot, taken at random, was most of gathering the candidates of
+    /// "usston l": 25,000 hits among a million slots.)
+    @inline(__always)
+    static func forEachHit(in codes: UnsafeBufferPointer<UInt8>, _ body: (Int) -> Void) {
+        guard let base = codes.baseAddress else { return }
+        let raw = UnsafeRawPointer(base)
+        let wordsEnd = codes.count / 8 * 8
+        var start = 0
+        while start < wordsEnd {
+            var found = hitBits(raw.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+            while found != 0 {
+                body(start &+ found.trailingZeroBitCount >> 3)
+                found &= found &- 1
+            }
+            start &+= 8
+        }
+        for slot in wordsEnd..<codes.count where codes[slot] != TermProbe.miss { body(slot) }
     }
 }

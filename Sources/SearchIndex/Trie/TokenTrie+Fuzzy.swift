@@ -93,8 +93,9 @@ extension TokenTrie {
                         node = nodes[Int(node)].parent
                     }
                     path.reverse()
-                    walk(Child(scalar: nodes[Int(path[0])].scalar, node: path[0]), depth: 0, pattern: pattern, labels: labels, bound: bound, rows: &rows,
-                         previousScalar: nil, bestOnPath: Int.max, into: &result, path: path.dropFirst())
+                    walk(Child(scalar: nodes[Int(path[0])].scalar, node: path[0]), depth: 0, pattern: pattern,
+                         labels: labels, bound: bound, rows: &rows, previousScalar: nil, bestOnPath: Int.max,
+                         into: &result, path: path.dropFirst())
                 }
             }
             return result
