@@ -7,14 +7,24 @@ extension SearchEngine {
     /// any other matched token whole.
     /// `probes`, when the query has them, answer whether a token matches
     /// without the trie; otherwise the evaluators do.
+    /// `termsAreASCII` is `areASCII(terms)`, found once for all the results.
     func highlights(
-        of text: String, field: String, terms: [String], probes: [TermProbe]?, evaluators: inout [TermEvaluator]
+        of text: String, field: String, terms: [String], termsAreASCII: Bool, probes: [TermProbe]?,
+        evaluators: inout [TermEvaluator]
     ) -> [Highlight] {
-        if let plain = plainHighlights(of: text, field: field, terms: terms, probes: probes, evaluators: &evaluators) {
-            return plain
+        if termsAreASCII {
+            if let plain = plainHighlights(of: text, field: field, terms: terms, probes: probes, evaluators: &evaluators) {
+                return plain
+            }
+            if Self.isBeyondASCII(text) { return [] }
         }
-        if Self.isBeyondASCIITerms(text, terms: terms) { return [] }
         return tokenizedHighlights(of: text, field: field, terms: terms, probes: probes, evaluators: &evaluators)
+    }
+
+    /// Whether every term is ASCII (each result's highlights asked this of
+    /// every term again: a twentieth of a short keystroke's instructions).
+    static func areASCII(_ terms: [String]) -> Bool {
+        terms.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } }
     }
 
     /// Whether no term can match a token of `text`: ASCII terms against a
@@ -27,7 +37,11 @@ extension SearchEngine {
     /// nothing: one result in thirty in the benchmark corpus, a twentieth
     /// of a short keystroke's time at a million items.)
     static func isBeyondASCIITerms(_ text: String, terms: [String]) -> Bool {
-        guard terms.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 } }) else { return false }
+        areASCII(terms) && isBeyondASCII(text)
+    }
+
+    /// `isBeyondASCIITerms` once the terms are known to be ASCII.
+    static func isBeyondASCII(_ text: String) -> Bool {
         var sawCJK = false
         for scalar in text.unicodeScalars {
             if scalar.isASCII {
@@ -43,7 +57,8 @@ extension SearchEngine {
 
     /// `highlights(of:…)` for plain text, read in place: ASCII whose tokens
     /// are exactly its runs of letters and digits (see `isPlain`), with
-    /// ASCII terms. Nil for any other text, which the tokenizer reads.
+    /// ASCII terms (the caller knows they are). Nil for any other text,
+    /// which the tokenizer reads.
     ///
     /// Most titles are plain, and building each token's string (and
     /// freeing it) was most of the time a one-term keystroke spent on
@@ -51,7 +66,6 @@ extension SearchEngine {
     private func plainHighlights(
         of text: String, field: String, terms: [String], probes: [TermProbe]?, evaluators: inout [TermEvaluator]
     ) -> [Highlight]? {
-        guard terms.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 } }) else { return nil }
         var text = text
         // The closures below read the trie alone: one capturing `self` had
         // the whole engine copied for each result (a retain of every
@@ -93,7 +107,7 @@ extension SearchEngine {
                                 code: { $0.code(ofToken: token, scalars: tokenScalars, trie: trie) })
                             else { continue }
                             // A character of plain text folds to one scalar.
-                            if typos == 0 && !whole && token.starts(with: term.utf8) {
+                            if typos == 0 && !whole && Self.starts(token, with: term) {
                                 covered = max(covered, term.utf8.count)
                             } else {
                                 covered = length
@@ -123,6 +137,17 @@ extension SearchEngine {
         }
         guard let hit = evaluators[index].hit(for: node, trie: trie) else { return nil }
         return (hit.typos, hit.whole)
+    }
+
+    /// Whether `token`'s bytes start with `term`'s (the generic
+    /// `starts(with:)` over a string's UTF-8 view cost more than the
+    /// rest of a token's test).
+    @inline(__always)
+    private static func starts(_ token: UnsafeBufferPointer<UInt8>, with term: String) -> Bool {
+        var term = term
+        return term.withUTF8 { term in
+            term.count <= token.count && (term.isEmpty || memcmp(token.baseAddress!, term.baseAddress!, term.count) == 0)
+        }
     }
 
     /// Whether the tokenizer reads `bytes` as its runs of letters and

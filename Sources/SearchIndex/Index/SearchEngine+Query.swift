@@ -48,8 +48,11 @@ extension SearchEngine {
             var evaluators = matches.map { TermEvaluator(matches: $0) }
             let probes = TermProbe(matches: matches[0], trie: trie).map { [$0] }
             gather(fast.ranked.map { $0.doc })
+            let termsAreASCII = Self.areASCII(terms)
             let results = fast.ranked.map {
-                makeResult(doc: $0.doc, key: $0.key, terms: terms, probes: probes, evaluators: &evaluators, query: query)
+                makeResult(
+                    doc: $0.doc, key: $0.key, terms: terms, termsAreASCII: termsAreASCII, probes: probes,
+                    evaluators: &evaluators, query: query)
             }
             return SearchResponse(query: query.text, total: fast.total, results: results)
         }
@@ -74,7 +77,7 @@ extension SearchEngine {
         }
 
         var evaluators = matches.map { TermEvaluator(matches: $0) }
-        var ranked: [(key: RankingKey, doc: UInt32)] = []
+        var ranked: [RankedSlot] = []
         ranked.reserveCapacity(candidates.count)
         candidateLoop: for (doc, driverHit) in candidates {
             guard let document = documents[Int(doc)], document.isVisible(at: query.now) else { continue }
@@ -102,17 +105,22 @@ extension SearchEngine {
             // every candidate's identifier made a 1M index's keystrokes
             // three times slower (p50 0.15 -> 0.45 ms).
             let engagement = engagedSlots[Int(doc)] ? engagementScore(of: document.uniqueIdentifier, at: query.now).score : 0
-            ranked.append((RankingKey(
+            ranked.append(RankedSlot(key: RankingKey(
                 typos: typos, wholeWords: whole, fieldScore: fields, engagement: engagement,
                 sources: document.sourceCount, titleLength: document.titleLength,
-                uniqueIdentifier: document.uniqueIdentifier), doc))
+                uniqueIdentifier: document.uniqueIdentifier), doc: doc))
         }
         let total = ranked.count
         let top = ranked.count > query.limit
             ? Array(ranked.partialSort(query.limit))
             : ranked.sorted { $0.key < $1.key }
         gather(top.map { $0.doc })
-        let results = top.map { makeResult(doc: $0.doc, key: $0.key, terms: terms, evaluators: &evaluators, query: query) }
+        let termsAreASCII = Self.areASCII(terms)
+        let results = top.map {
+            makeResult(
+                doc: $0.doc, key: $0.key, terms: terms, termsAreASCII: termsAreASCII, evaluators: &evaluators,
+                query: query)
+        }
         return SearchResponse(query: query.text, total: total, results: results)
     }
 
@@ -138,7 +146,7 @@ extension SearchEngine {
     /// `probes`, when the query has them, answer the per-token questions
     /// without the trie; otherwise the evaluators do.
     func makeResult(
-        doc: UInt32, key: RankingKey, terms: [String], probes: [TermProbe]? = nil,
+        doc: UInt32, key: RankingKey, terms: [String], termsAreASCII: Bool, probes: [TermProbe]? = nil,
         evaluators: inout [TermEvaluator], query: SearchQuery
     ) -> SearchResult {
         var termMatches: [Explanation.TermMatch] = []
@@ -173,7 +181,9 @@ extension SearchEngine {
             uniqueIdentifier: fields.identifier, domainIdentifier: fields.domain,
             contentType: contentType, title: title, sources: fields.sources.list,
             attributes: attributes, visibility: fields.visibility,
-            highlights: highlights(of: title, field: "title", terms: terms, probes: probes, evaluators: &evaluators),
+            highlights: highlights(
+                of: title, field: "title", terms: terms, termsAreASCII: termsAreASCII, probes: probes,
+                evaluators: &evaluators),
             explanation: Explanation(
                 key: key, views: engagementScore(of: fields.identifier, at: query.now).views, matches: termMatches))
     }
@@ -261,7 +271,7 @@ struct TermEvaluator {
 
 extension Array {
     /// The `k` smallest elements in order, without sorting everything.
-    func partialSort(_ k: Int) -> ArraySlice<Element> where Element == (key: RankingKey, doc: UInt32) {
+    func partialSort(_ k: Int) -> ArraySlice<Element> where Element == RankedSlot {
         // A query for no results (only the total) keeps nothing.
         guard k > 0 else { return [] }
         var heap: [Element] = []  // max-heap on key, size ≤ k

@@ -248,14 +248,17 @@ extension SearchEngine {
         from kept: KeptCandidates, terms: [String], matches: [TokenTrie.TermMatches], probes: [TermProbe]?,
         query: SearchQuery
     ) -> SearchResponse {
-        func rankingKey(_ candidate: PackedCandidate, engagement: Double) -> (key: RankingKey, doc: UInt32) {
-            let document = documents[Int(candidate.doc)]!
-            let key = candidate.key
-            return (RankingKey(
-                typos: Int(key >> 56), wholeWords: terms.count - Int((key >> 48) & 0xff),
-                fieldScore: Int((key >> 40) & 0xff), engagement: engagement,
-                sources: document.sourceCount, titleLength: document.titleLength,
-                uniqueIdentifier: document.uniqueIdentifier), candidate.doc)
+        // Documents are read in place: a copy retains every string it holds.
+        func rankingKey(_ candidate: PackedCandidate, engagement: Double) -> RankedSlot {
+            documents.withUnsafeBufferPointer { documents in
+                let key = candidate.key
+                return RankedSlot(key: RankingKey(
+                    typos: Int(key >> 56), wholeWords: terms.count - Int((key >> 48) & 0xff),
+                    fieldScore: Int((key >> 40) & 0xff), engagement: engagement,
+                    sources: documents[Int(candidate.doc)]!.sourceCount,
+                    titleLength: documents[Int(candidate.doc)]!.titleLength,
+                    uniqueIdentifier: documents[Int(candidate.doc)]!.uniqueIdentifier), doc: candidate.doc)
+            }
         }
         // Every kept document's slot is read below: all at once first.
         gather(kept.heap.map { $0.doc } + kept.engaged.map { $0.doc })
@@ -266,8 +269,11 @@ extension SearchEngine {
         }
         ranked.sort { $0.key < $1.key }
         var evaluators = matches.map { TermEvaluator(matches: $0) }
+        let termsAreASCII = Self.areASCII(terms)
         let results = ranked.prefix(max(0, query.limit)).map {
-            makeResult(doc: $0.doc, key: $0.key, terms: terms, probes: probes, evaluators: &evaluators, query: query)
+            makeResult(
+                doc: $0.doc, key: $0.key, terms: terms, termsAreASCII: termsAreASCII, probes: probes,
+                evaluators: &evaluators, query: query)
         }
         return SearchResponse(query: query.text, total: kept.total, results: results)
     }

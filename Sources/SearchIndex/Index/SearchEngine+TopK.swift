@@ -209,22 +209,22 @@ extension SearchEngine {
     /// before proving its part sends the query back to full enumeration.
     func searchFromTopLists(
         term: String, matches: TokenTrie.TermMatches, query: SearchQuery
-    ) -> (total: Int, ranked: [(key: RankingKey, doc: UInt32)])? {
+    ) -> (total: Int, ranked: [RankedSlot])? {
         guard query.domains.isEmpty, query.limit <= TopListCache.capacity / 2 else { return nil }
         let reach = matches.prefix.keys.reduce(0) { $0 + trie[$1].documentCount }
         guard reach > topListThreshold else { return nil }
         let limit = query.limit
         let engaged = engagedDocuments()
         var seen = Set<UInt32>()
-        var ranked: [(key: RankingKey, doc: UInt32)] = []
+        var ranked: [RankedSlot] = []
 
         // Documents are read in place: a copy retains every string it holds.
-        func rank(_ entry: TopEntry, typos: Int, whole: Bool) -> (key: RankingKey, doc: UInt32) {
+        func rank(_ entry: TopEntry, typos: Int, whole: Bool) -> RankedSlot {
             documents.withUnsafeBufferPointer { documents in
-                (RankingKey(
+                RankedSlot(key: RankingKey(
                     typos: typos, wholeWords: whole ? 1 : 0, fieldScore: Int(entry.field), engagement: 0,
                     sources: documents[Int(entry.doc)]!.sourceCount, titleLength: documents[Int(entry.doc)]!.titleLength,
-                    uniqueIdentifier: documents[Int(entry.doc)]!.uniqueIdentifier), entry.doc)
+                    uniqueIdentifier: documents[Int(entry.doc)]!.uniqueIdentifier), doc: entry.doc)
             }
         }
         func isVisible(_ doc: UInt32) -> Bool {
@@ -289,11 +289,11 @@ extension SearchEngine {
             guard let document = documents[Int(doc)], document.isVisible(at: query.now),
                 let hit = evaluator.bestHit(slot: doc, tokens: tokens, trie: trie)
             else { continue }
-            ranked.append((RankingKey(
+            ranked.append(RankedSlot(key: RankingKey(
                 typos: Int(hit.typos), wholeWords: hit.whole ? 1 : 0, fieldScore: Int(hit.field),
                 engagement: engagementScore(of: document.uniqueIdentifier, at: query.now).score,
                 sources: document.sourceCount, titleLength: document.titleLength,
-                uniqueIdentifier: document.uniqueIdentifier), doc))
+                uniqueIdentifier: document.uniqueIdentifier), doc: doc))
         }
         // Taken bucket by bucket, each in static order, the list is in rank
         // order already; only engaged documents join out of order.

@@ -38,8 +38,11 @@ struct TermProbe: Sendable {
     private(set) var wholeCodes: [UInt8]
     /// The scalar counts of the whole-word nodes: a token given as text is
     /// looked up in the trie (a walk from the root, a cache miss or two a
-    /// level) only when it is as long as one of them.
-    private var wholeDepths: Set<Int32>
+    /// level) only when it is as long as one of them. A bit per count below
+    /// 64 (a set of them hashed each token a highlight tried), the rest
+    /// listed.
+    private var wholeDepthBits: UInt64 = 0
+    private var deepWholeDepths: [Int32] = []
     /// With several prefixes (a term with typos), a bitmap of the first two
     /// bytes they start with: most tokens are turned away by one bit test
     /// instead of a test per prefix. Empty when a prefix is shorter than
@@ -72,7 +75,10 @@ struct TermProbe: Sendable {
         let wholes = matches.whole.sorted { $0.key < $1.key }
         wholeNodes = wholes.map(\.key)
         wholeCodes = wholes.map { UInt8($0.value) * 8 }
-        wholeDepths = Set(wholes.map { trie.depth(of: $0.key) })
+        for (node, _) in wholes {
+            let depth = trie.depth(of: node)
+            if depth < 64 { wholeDepthBits |= 1 << UInt64(depth) } else { deepWholeDepths.append(depth) }
+        }
         if prefixes.count == 1, let only = prefixes.first, only.code == 4, !only.needsWalk,
             wholeNodes.count <= 1, wholeNodes.allSatisfy({ $0 == only.node }), wholeCodes.allSatisfy({ $0 == 0 })
         {
@@ -129,6 +135,13 @@ struct TermProbe: Sendable {
     /// the same, its scalars.
     func code(ofToken utf8: UnsafeBufferPointer<UInt8>, scalars: UnsafeBufferPointer<UInt32>, trie: TokenTrie) -> UInt8 {
         let head = TokenArena.head(of: utf8)
+        if let single {
+            // The token starts with the node's whole path (at most eight
+            // bytes): it is the node's own word exactly when it is no
+            // longer, which needs no walk down the trie to tell.
+            guard head & single.mask == single.bits else { return Self.miss }
+            return single.wholeNode >= 0 && utf8.count == single.mask.nonzeroBitCount / 8 ? 0 : 4
+        }
         // Through the lead filter, as the scan: a term with two typos has
         // hundreds of prefixes, and every token of fifty titles tried
         // each one.
@@ -137,7 +150,7 @@ struct TermProbe: Sendable {
                 prefixCode(of: head, leadFilter: leadFilter, prefixes: prefixes) { utf8.starts(with: $0.text!.utf8) }
             }
         }
-        guard best != Self.miss, wholeDepths.contains(Int32(scalars.count)), let node = trie.node(ofScalars: scalars)
+        guard best != Self.miss, hasWholeNode(atDepth: scalars.count), let node = trie.node(ofScalars: scalars)
         else { return best }
         return improved(best, byWholeNode: node)
     }
@@ -159,6 +172,11 @@ struct TermProbe: Sendable {
             if !prefix.needsWalk || reaches(prefix) { best = prefix.code }
         }
         return best
+    }
+
+    @inline(__always)
+    private func hasWholeNode(atDepth depth: Int) -> Bool {
+        depth < 64 ? wholeDepthBits & (1 << UInt64(depth)) != 0 : deepWholeDepths.contains(Int32(depth))
     }
 
     /// `code` lowered to a whole-word hit's where the token's node is one
