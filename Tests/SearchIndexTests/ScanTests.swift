@@ -283,6 +283,28 @@ import Testing
         #expect(checked > 10_000)
         #expect(wholeHits > 50)
     }
+
+    /// A term that reaches one node without typos tells a whole word by the
+    /// token's length alone: the token equal to the node's path is whole,
+    /// a longer one a prefix hit, also when the term ends inside the edge.
+    @Test func aOnePrefixProbeTellsAWholeWordByItsLength() throws {
+        var engine = SearchEngine()
+        engine.index([item("a/1", title: "cozo cozonix"), item("a/2", title: "coral"), item("a/3", title: "co")])
+        func code(_ term: String, _ token: String) throws -> UInt8 {
+            let matches = engine.termMatches.matches(for: term, in: engine.trie)
+            let probe = try #require(TermProbe(matches: matches, trie: engine.trie))
+            return probe.code(ofToken: token, trie: engine.trie)
+        }
+        #expect(try code("cozo", "cozo") == 0)
+        #expect(try code("cozo", "cozonix") == 4)
+        #expect(try code("cozo", "coral") == TermProbe.miss)
+        #expect(try code("coz", "cozo") == 4)
+        #expect(try code("coz", "cozonix") == 4)
+        #expect(try code("co", "co") == 0)
+        #expect(try code("co", "coral") == 4)
+        let highlights = engine.search(SearchQuery("cozo", now: referenceNow)).results.first?.highlights
+        #expect(highlights?.map { [$0.start, $0.length] } == [[0, 4], [5, 4]])
+    }
 }
 
 /// Deletes find a posting through its recorded place; churn must keep every
