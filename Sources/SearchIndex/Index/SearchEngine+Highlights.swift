@@ -107,7 +107,7 @@ extension SearchEngine {
                                 code: { $0.code(ofToken: token, scalars: tokenScalars, trie: trie) })
                             else { continue }
                             // A character of plain text folds to one scalar.
-                            if typos == 0 && !whole && Self.starts(token, with: term) {
+                            if typos == 0 && !whole && token.starts(withUTF8Of: term) {
                                 covered = max(covered, term.utf8.count)
                             } else {
                                 covered = length
@@ -137,17 +137,6 @@ extension SearchEngine {
         }
         guard let hit = evaluators[index].hit(for: node, trie: trie) else { return nil }
         return (hit.typos, hit.whole)
-    }
-
-    /// Whether `token`'s bytes start with `term`'s (the generic
-    /// `starts(with:)` over a string's UTF-8 view cost more than the
-    /// rest of a token's test).
-    @inline(__always)
-    private static func starts(_ token: UnsafeBufferPointer<UInt8>, with term: String) -> Bool {
-        var term = term
-        return term.withUTF8 { term in
-            term.count <= token.count && (term.isEmpty || memcmp(token.baseAddress!, term.baseAddress!, term.count) == 0)
-        }
     }
 
     /// Whether the tokenizer reads `bytes` as its runs of letters and

@@ -147,7 +147,7 @@ struct TermProbe: Sendable {
         // each one.
         let best = leadFilter.withUnsafeBufferPointer { leadFilter in
             prefixes.withUnsafeBufferPointer { prefixes in
-                prefixCode(of: head, leadFilter: leadFilter, prefixes: prefixes) { utf8.starts(with: $0.text!.utf8) }
+                prefixCode(of: head, leadFilter: leadFilter, prefixes: prefixes) { utf8.starts(withUTF8Of: $0.text!) }
             }
         }
         guard best != Self.miss, hasWholeNode(atDepth: scalars.count), let node = trie.node(ofScalars: scalars)
