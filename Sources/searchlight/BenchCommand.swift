@@ -145,6 +145,7 @@ struct BenchCommand: ParsableCommand {
             ],
             "insertMicroseconds": Int(Self.percentile(50, of: inserts)), "deleteMicroseconds": Int(Self.percentile(50, of: deletes)),
             "keystrokeAfterUpdateMicroseconds": Self.medianAndMax(afterUpdates),
+            "memoryBytes": Self.memoryReport(of: engine),
         ]
         if json { try Output.json(report); return }
         printSlowest(timings)
@@ -207,6 +208,9 @@ struct BenchCommand: ParsableCommand {
             // records and leaves a snapshot; every later one loads that.
             let firstStart = try timeFirstAnswer(query: firstQuery, storePath: storePath, folder: folder)
             let coldStart = try timeFirstAnswer(query: firstQuery, storePath: storePath, folder: folder)
+            // Read before the engine's parts are counted: their count makes
+            // a table of every attribute set, which is not the engine's.
+            let peakRSS = Self.peakRSS()
             let report: [String: Any] = [
                 "items": items.count, "parseSeconds": round2(parseSeconds), "buildSeconds": round2(buildSeconds),
                 "keystrokes": latencies.count,
@@ -219,7 +223,8 @@ struct BenchCommand: ParsableCommand {
                 ],
                 "insertMicroseconds": Int(percentile(50, of: inserts)), "deleteMicroseconds": Int(percentile(50, of: deletes)),
                 "keystrokeAfterUpdateMicroseconds": Self.medianAndMax(afterUpdates),
-                "peakRSSBytes": Self.peakRSS(),
+                "peakRSSBytes": peakRSS,
+                "memoryBytes": Self.memoryReport(of: engine),
                 "coldStartMilliseconds": coldStart.milliseconds,
                 "coldStartPeakRSSBytes": coldStart.peakRSSBytes,
                 "firstStartMilliseconds": firstStart.milliseconds,
@@ -262,6 +267,15 @@ struct BenchCommand: ParsableCommand {
             throw CommandFailure(message: "the cold-start search exited with \(child.terminationStatus)", code: ExitStatus.failure)
         }
         return (Int(answered.timeIntervalSince(start) * 1000), peak)
+    }
+
+    /// Where the engine's memory is: its parts, their total, and what it
+    /// reads in place from a loaded snapshot (see `MemoryUsage`).
+    private static func memoryReport(of engine: SearchEngine) -> [String: Int] {
+        let usage = engine.memoryUsage()
+        var report = ["total": usage.total, "borrowed": usage.borrowed]
+        for part in usage.parts { report[part.name] = part.bytes }
+        return report
     }
 
     /// The `p`th percentile of ascending `values` (nearest rank), 0 for none.

@@ -32,6 +32,12 @@ import Testing
         let afterUpdate = try #require(json["keystrokeAfterUpdateMicroseconds"] as? [String: Int])
         #expect(Set(afterUpdate.keys) == ["p50", "max"])
         #expect(afterUpdate["p50"]! <= afterUpdate["max"]!)
+        // Where the engine's memory is, part by part, under the process's peak.
+        let memory = try #require(json["memoryBytes"] as? [String: Int])
+        let parts = memory.filter { $0.key != "total" && $0.key != "borrowed" }
+        #expect(parts["tokenArena"]! > 0 && parts["attributeSets"]! > 0 && parts["postings"]! > 0)
+        #expect(memory["total"] == parts.values.reduce(0, +))
+        #expect(memory["total"]! < json["peakRSSBytes"] as! Int)
     }
 
     @Test func aSavedIndexIsTypedOnAndLeftAsItWas() throws {

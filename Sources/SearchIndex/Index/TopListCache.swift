@@ -193,6 +193,13 @@ final class TopListCache: @unchecked Sendable {
         }
     }
 
+    /// Bytes held by best lists (entries only).
+    var listBytes: Int {
+        lock.lock(); defer { lock.unlock() }
+        let entries = summaries.values.reduce(0) { $0 + ($1.subtree?.count ?? 0) + ($1.own?.count ?? 0) }
+        return entries * MemoryLayout<TopEntry>.stride
+    }
+
     /// Bytes held by field maps (they dominate the cache's size).
     var fieldMapBytes: Int {
         lock.lock(); defer { lock.unlock() }

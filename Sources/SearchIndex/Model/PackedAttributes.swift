@@ -155,6 +155,16 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
         }
     }
 
+    /// Bytes this set holds on the heap (its object: header and, unless
+    /// borrowed, its bytes) and bytes it reads from a snapshot's mapping.
+    var footprint: (owned: Int, borrowed: Int) {
+        withUnsafeMutablePointerToHeader { header in
+            let object = SearchEngine.heapObjectHeader + MemoryLayout<Header>.stride
+            let count = header.pointee.count
+            return header.pointee.borrowed == nil ? (object + count, 0) : (object, count)
+        }
+    }
+
     /// The packed bytes, for a snapshot.
     func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try withBase { base, header in try body(UnsafeRawBufferPointer(start: base, count: header.count)) }

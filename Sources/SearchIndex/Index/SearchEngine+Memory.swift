@@ -1,0 +1,55 @@
+extension SearchEngine {
+    /// Where this engine's memory is (see `MemoryUsage`). Walks every
+    /// node, document and record: for reports, not for a keystroke.
+    public func memoryUsage() -> MemoryUsage {
+        var borrowed = 0
+        func bytes<T>(_ column: FlatColumn<T>) -> Int {
+            let size = column.count * MemoryLayout<T>.stride
+            if column.isBorrowed { borrowed += size; return 0 }
+            return size
+        }
+        func tableBytes<Key, Value>(_ table: [Key: Value]) -> Int {
+            table.capacity * (MemoryLayout<Key>.stride + MemoryLayout<Value>.stride)
+        }
+        let arena = bytes(tokens.heads) + bytes(tokens.nodes) + bytes(tokens.fields) + bytes(tokens.places)
+            + bytes(tokens.starts) + bytes(tokens.counts)
+        var postings = 0
+        var childLists = 0
+        for node in trie.nodes {
+            postings += bytes(node.postingList)
+            let children = node.children.count
+            if children > 1 { childLists += Self.heapObjectHeader + (children - 1) * MemoryLayout<TokenTrie.Child>.stride }
+        }
+        let trieBytes = trie.nodes.count * MemoryLayout<TokenTrie.Node>.stride + trie.labels.count * 4 + childLists
+        // Sets are shared between a record and its document: each counted once.
+        var seen = Set<ObjectIdentifier>()
+        var sets = 0
+        func count(_ set: AttributeSet?) {
+            guard let packed = set?.packed, seen.insert(ObjectIdentifier(packed)).inserted else { return }
+            let footprint = packed.footprint
+            sets += footprint.owned
+            borrowed += footprint.borrowed
+        }
+        for document in documents { count(document?.attributes) }
+        for record in records.values { count(record.item.attributeSet) }
+        for activity in activities.values { count(activity.contentAttributeSet) }
+        let slotColumns = ranks.count * MemoryLayout<StaticRank>.stride + rankTiers.count + expirations.count * 8
+            + engagedSlots.count
+        let parts = [
+            MemoryUsage.Part(name: "tokenArena", bytes: arena),
+            MemoryUsage.Part(name: "attributeSets", bytes: sets),
+            MemoryUsage.Part(name: "fieldMaps", bytes: topLists.fieldMapBytes),
+            MemoryUsage.Part(name: "records", bytes: tableBytes(records)),
+            MemoryUsage.Part(name: "postings", bytes: postings),
+            MemoryUsage.Part(name: "documents", bytes: documents.count * MemoryLayout<Document?>.stride),
+            MemoryUsage.Part(name: "trie", bytes: trieBytes),
+            MemoryUsage.Part(name: "bestLists", bytes: topLists.listBytes),
+            MemoryUsage.Part(name: "identifierMap", bytes: tableBytes(documentIndex)),
+            MemoryUsage.Part(name: "slotColumns", bytes: slotColumns),
+        ]
+        return MemoryUsage(parts: parts.sorted { $0.bytes > $1.bytes }, borrowed: borrowed)
+    }
+
+    /// A Swift heap object's header (its type and reference counts).
+    static let heapObjectHeader = 16
+}
