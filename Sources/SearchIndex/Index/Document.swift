@@ -10,38 +10,38 @@ import Foundation
 /// kilobyte a slot.
 struct Document: Sendable {
     var uniqueIdentifier: String
-    /// The title when there is no attribute set to read it from (a
-    /// standalone activity a snapshot wrote whole); empty otherwise, so a
-    /// million titles are not kept twice (52 MB at a million items).
-    private var ownTitle: String
-    /// The content type, kept likewise only without an attribute set (read
-    /// from the set, a loaded snapshot's sets stay in the mapped file
-    /// until a result shows them: see `PackedAttributes.validating`).
-    private var ownContentType: String
     var domainIdentifier: String?
     /// The attribute set results show: that of what the document was built
     /// from (`SearchEngine.shownAttributes(of:)`). Nil for a document a
     /// snapshot wrote whole (a standalone activity): found by identifier then.
     var attributes: AttributeSet?
-    /// Distinct tokens and the best field each appears in, waiting to be
-    /// inserted in the trie (only while building: afterwards they live in
-    /// the engine's `TokenArena`).
-    var pendingTokens: [String] = []
-    var pendingFields: [Field] = []
-    var expirationDate: Date?
-    // The small fields last, where they share one word: a slot is 112
-    // bytes, and the sources kept as bits instead of an array save an
+    /// The title and content type when there is no attribute set to read
+    /// them from (that standalone activity); nil otherwise, so a million
+    /// titles are not kept twice (52 MB at a million items) and an item's
+    /// slot holds one word for them instead of two empty strings.
+    private var standalone: StandaloneText?
+    /// Seconds since the reference date; infinity when it never expires
+    /// (a `Date?` took sixteen bytes with its padding).
+    private var expiration: Double
+    // The small fields last, where they share one word: a slot is 64
+    // bytes (112 with two own strings, a `Date?` and the pending tokens a
+    // build now hands over beside the document: 48 MB at a million
+    // items), and the sources kept as bits instead of an array save an
     // allocation a document (a million of them at a million items).
     private var storedTitleLength: UInt32
     private var sourceSet: SourceSet
     var visibility: Visibility
 
+    var expirationDate: Date? {
+        expiration == .infinity ? nil : Date(timeIntervalSinceReferenceDate: expiration)
+    }
+
     /// The title results show: the attribute set's shown title (it was
     /// built from it), else the document's own.
-    @inline(__always) var title: String { attributes?.shownTitle ?? ownTitle }
+    @inline(__always) var title: String { attributes?.shownTitle ?? standalone?.title ?? "" }
 
     /// The content type results show, found the same way as the title.
-    @inline(__always) var contentType: String { attributes?.contentType ?? ownContentType }
+    @inline(__always) var contentType: String { attributes?.contentType ?? standalone?.contentType ?? "" }
 
     /// The fields a result copies, read together. Stored fields only: read
     /// through `documents[slot]!`, a getter that calls out (the title's
@@ -62,8 +62,7 @@ struct Document: Sendable {
     var identifierPrefix: UInt64 { TokenArena.head(of: uniqueIdentifier) }
 
     func isVisible(at now: Date) -> Bool {
-        guard let expirationDate else { return true }
-        return expirationDate > now
+        expiration > now.timeIntervalSinceReferenceDate
     }
 }
 
@@ -77,11 +76,14 @@ extension Document {
         sources: SourceSet, expirationDate: Date?, visibility: Visibility, attributes: AttributeSet? = nil
     ) {
         self.init(
-            uniqueIdentifier: uniqueIdentifier, ownTitle: attributes == nil ? title : "",
-            ownContentType: attributes == nil ? contentType : "", domainIdentifier: domainIdentifier,
-            attributes: attributes, expirationDate: expirationDate, storedTitleLength: UInt32(clamping: titleLength),
+            uniqueIdentifier: uniqueIdentifier, domainIdentifier: domainIdentifier, attributes: attributes,
+            standalone: attributes == nil ? StandaloneText(title: title, contentType: contentType) : nil,
+            expiration: Self.seconds(expirationDate), storedTitleLength: UInt32(clamping: titleLength),
             sourceSet: sources, visibility: visibility)
     }
+
+    /// An expiration as a slot stores it (infinity for none).
+    static func seconds(_ date: Date?) -> Double { date?.timeIntervalSinceReferenceDate ?? .infinity }
 
     /// The document that is what the record at `record` alone says (a
     /// loaded snapshot's usual kind), its fields read where the record
@@ -89,11 +91,31 @@ extension Document {
     /// each of its references).
     init(record: UnsafePointer<IndexRecord>, titleLength: Int, sources: SourceSet) {
         self.init(
-            uniqueIdentifier: record.pointee.item.uniqueIdentifier, ownTitle: "", ownContentType: "",
+            uniqueIdentifier: record.pointee.item.uniqueIdentifier,
             domainIdentifier: record.pointee.item.domainIdentifier, attributes: record.pointee.item.attributeSet,
-            expirationDate: record.pointee.item.expirationDate, storedTitleLength: UInt32(clamping: titleLength),
-            sourceSet: sources, visibility: record.pointee.item.visibility)
+            standalone: nil, expiration: Self.seconds(record.pointee.item.expirationDate),
+            storedTitleLength: UInt32(clamping: titleLength), sourceSet: sources, visibility: record.pointee.item.visibility)
     }
+}
+
+/// The title and content type of a document with no attribute set.
+final class StandaloneText: Sendable {
+    let title: String
+    let contentType: String
+
+    init(title: String, contentType: String) {
+        self.title = title
+        self.contentType = contentType
+    }
+}
+
+/// A document as a build makes it, with its distinct tokens and the best
+/// field each occurs in, waiting to go into the trie (afterwards they
+/// live in the engine's `TokenArena`; the slot keeps only the document).
+struct BuiltDocument: Sendable {
+    var document: Document
+    var pendingTokens: [String]
+    var pendingFields: [Field]
 }
 
 /// A set of sources in one byte, a bit per case of `Source`.

@@ -8,8 +8,12 @@ extension SearchEngine {
             if column.isBorrowed { borrowed += size; return 0 }
             return size
         }
+        // A table's buckets: a power of two, at most three quarters full
+        // (`capacity` is the count it holds before it grows).
         func tableBytes<Key, Value>(_ table: [Key: Value]) -> Int {
-            table.capacity * (MemoryLayout<Key>.stride + MemoryLayout<Value>.stride)
+            var buckets = 1
+            while buckets * 3 / 4 < table.capacity { buckets <<= 1 }
+            return table.isEmpty ? 0 : buckets * (MemoryLayout<Key>.stride + MemoryLayout<Value>.stride)
         }
         let arena = bytes(tokens.heads) + bytes(tokens.nodes) + bytes(tokens.fields) + bytes(tokens.places)
             + bytes(tokens.starts) + bytes(tokens.counts)

@@ -391,18 +391,18 @@ public struct SearchEngine: Sendable {
     /// its insert needs taken out of it on the way: a copy of a document
     /// (a dozen strings and arrays, each retained and released) was made
     /// three times on its way into the trie, a tenth of a bulk build.
-    private mutating func place(_ ids: ArraySlice<String>, _ built: inout [Document?]) {
+    private mutating func place(_ ids: ArraySlice<String>, _ built: inout [BuiltDocument?]) {
         var pending: [PendingInsert] = []
         pending.reserveCapacity(ids.count)
         for (offset, id) in ids.enumerated() {
             guard let slot = prepareSlot(id, rebuilt: built[offset] != nil) else { continue }
-            // Moved, never copied: the pending arrays swapped out, the
-            // document swapped into its slot (an assignment retained and
-            // released each of its strings and arrays).
-            var document = built[offset].take()
-            var tokens: [String] = [], fields: [Field] = []
-            swap(&tokens, &document!.pendingTokens)
-            swap(&fields, &document!.pendingFields)
+            // Moved, never copied: the built document taken out of `built`
+            // and parted from its pending arrays, the document swapped into
+            // its slot (an assignment retained and released each of its
+            // strings and arrays).
+            let taken = built[offset].take()!
+            var document: Document? = taken.document
+            let (tokens, fields) = (taken.pendingTokens, taken.pendingFields)
             pending.append(PendingInsert(
                 slot: slot, tokens: tokens, fields: fields.map(\.rawValue),
                 rank: StaticRank(sources: UInt8(document!.sourceCount), titleLength: UInt32(document!.titleLength),
@@ -449,11 +449,11 @@ public struct SearchEngine: Sendable {
     /// Builds the documents of `ids`. Building reads the records and
     /// tokenises, never touching the trie, so a large batch is shared among
     /// the cores; inserting stays on the caller's thread.
-    private func buildDocuments(_ ids: ArraySlice<String>) -> [Document?] {
+    private func buildDocuments(_ ids: ArraySlice<String>) -> [BuiltDocument?] {
         let workers = Self.workerCount
         guard workers > 1, ids.count >= 128 else { return ids.map { buildDocument($0) } }
         let ids = Array(ids)
-        var built = [Document?](repeating: nil, count: ids.count)
+        var built = [BuiltDocument?](repeating: nil, count: ids.count)
         built.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let out = buffer
             let engine = self
@@ -510,7 +510,7 @@ public struct SearchEngine: Sendable {
     }
 
     /// The document `id` should be now, or nil if nothing stands there.
-    private func buildDocument(_ id: String) -> Document? {
+    private func buildDocument(_ id: String) -> BuiltDocument? {
         var primary: (attributes: AttributeSet, domain: String?, expiry: Date?, visibility: Visibility, source: Source)
         var merged: [(AttributeSet, Source)] = []
         switch self.primary(of: id) {
@@ -674,7 +674,7 @@ public struct SearchEngine: Sendable {
 
 extension Document {
     /// The distinct tokens of `attributeSets`, each with the best field it occurs in.
-    func withTokens(from attributeSets: [AttributeSet]) -> Document {
+    func withTokens(from attributeSets: [AttributeSet]) -> BuiltDocument {
         // A document has a few dozen distinct tokens: comparing heads (first
         // eight bytes) in a short array is cheaper than hashing every
         // token's string (a fifth of a one-item insert at a million items).
@@ -713,9 +713,6 @@ extension Document {
                 }
             }
         }
-        var copy = self
-        copy.pendingTokens = order
-        copy.pendingFields = fields
-        return copy
+        return BuiltDocument(document: self, pendingTokens: order, pendingFields: fields)
     }
 }
