@@ -8,7 +8,7 @@ import Foundation
 /// and gathering a broad prefix walks tens of thousands of trie nodes (a
 /// cache miss or three each). Instead, the largest subtrees keep a *field
 /// map*: for every document slot, the best field of its tokens under the
-/// node, or `noField`:
+/// node, or none (four bits a slot: see `FieldMap` for the layout):
 ///
 /// ```
 ///   slot       0   1   2   3   4   5  …
@@ -39,59 +39,57 @@ extension SearchEngine {
     /// Subtrees with at least this many documents keep a field map.
     var fieldMapMinimum: Int { max(fieldMapMinimumDocuments, documents.count / 16) }
 
-    /// The best field of each slot's tokens in `node`'s subtree, or `noField`
-    /// (indexed by slot; slots past its end have none).
-    func subtreeFieldMap(_ node: Int32) -> [UInt8] {
+    /// The best field of each slot's tokens in `node`'s subtree (see
+    /// `FieldMap`: slots past its end have none).
+    func fieldMap(ofSubtree node: Int32) -> FieldMap {
         if let cached = topLists.fieldMap(node) { return cached }
         let minimum = fieldMapMinimum
-        var childMaps: [[UInt8]] = []
+        var childMaps: [FieldMap] = []
         var walkedChildren: [Int32] = []
         for child in trie[node].children {
             if trie[child.node].documentCount >= minimum {
-                childMaps.append(subtreeFieldMap(child.node))
+                childMaps.append(fieldMap(ofSubtree: child.node))
             } else {
                 walkedChildren.append(child.node)
             }
         }
-        var map = [UInt8](repeating: Self.noField, count: documents.count)
-        map.withUnsafeMutableBufferPointer { map in
-            let mark = { Self.markBestFields($0, into: map) }
+        var map = FieldMap(count: documents.count)
+        map.withUnsafeMutableBytes { bytes in
+            let mark = { Self.markBestFields($0, into: bytes) }
             trie.withPostings(of: node, mark)
             for child in walkedChildren { trie.forEachPostingList(under: child, mark) }
-            for childMap in childMaps {
-                childMap.withUnsafeBufferPointer { childMap in
-                    for slot in 0..<min(childMap.count, map.count) {
-                        let a = map[slot], b = childMap[slot]
-                        map[slot] = b < a ? b : a
-                    }
-                }
-            }
         }
+        for childMap in childMaps { map.formMinimum(with: childMap) }
         topLists.store(fieldMap: map, for: node)
         return map
     }
 
+    /// The same a byte a slot, `noField` for none (for tests and reports).
+    func subtreeFieldMap(_ node: Int32) -> [UInt8] { fieldMap(ofSubtree: node).unpacked }
+
     /// The best field of each slot's tokens that are `node` itself (its own
-    /// postings), or `noField`: a whole word's map. Kept for words with at
-    /// least `fieldMapMinimum` postings, where marking them into a code
-    /// map was most of a keystroke ("misatonve", 420,000 postings at 1M:
-    /// 0.4 ms against a vector merge of its map).
-    func ownFieldMap(_ node: Int32) -> [UInt8] {
+    /// postings): a whole word's map. Kept for words with at least
+    /// `fieldMapMinimum` postings, where marking them into a code map was
+    /// most of a keystroke ("misatonve", 420,000 postings at 1M: 0.4 ms
+    /// against a vector merge of its map).
+    func fieldMap(ofOwnPostings node: Int32) -> FieldMap {
         if let cached = topLists.ownFieldMap(node) { return cached }
-        var map = [UInt8](repeating: Self.noField, count: documents.count)
-        map.withUnsafeMutableBufferPointer { map in trie.withPostings(of: node) { Self.markBestFields($0, into: map) } }
+        var map = FieldMap(count: documents.count)
+        map.withUnsafeMutableBytes { bytes in trie.withPostings(of: node) { Self.markBestFields($0, into: bytes) } }
         topLists.store(ownFieldMap: map, for: node)
         return map
     }
 
-    /// Lowers each posting's slot of a field map to the posting's field.
+    /// The same a byte a slot, `noField` for none (for tests and reports).
+    func ownFieldMap(_ node: Int32) -> [UInt8] { fieldMap(ofOwnPostings: node).unpacked }
+
+    /// Lowers each posting's slot of a field map's packed bytes (which
+    /// cover every slot a posting names) to the posting's field.
     @inline(__always)
     private static func markBestFields(
-        _ postings: UnsafeBufferPointer<TokenTrie.Posting>, into map: UnsafeMutableBufferPointer<UInt8>
+        _ postings: UnsafeBufferPointer<TokenTrie.Posting>, into bytes: UnsafeMutableBufferPointer<UInt8>
     ) {
-        for posting in postings where posting.field < map[Int(posting.doc)] {
-            map[Int(posting.doc)] = posting.field
-        }
+        for posting in postings { FieldMap.lower(Int(posting.doc), to: posting.field, in: bytes) }
     }
 
     /// A term's part of a slot's rule value (see `searchByFieldMaps`).
@@ -104,12 +102,12 @@ extension SearchEngine {
     /// `TermProbe.miss`), and how many slots it hits.
     func termCodeMap(_ matches: TokenTrie.TermMatches) -> TermCodeMap {
         let minimum = fieldMapMinimum
-        var mapped: [(map: [UInt8], base: UInt8)] = []
+        var mapped: [(map: FieldMap, base: UInt8)] = []
         var marked: [MarkedList] = []
         for (node, typos) in matches.prefix {
             let base = UInt8(typos) * 8 + 4
             if trie[node].documentCount >= minimum {
-                mapped.append((subtreeFieldMap(node), base))
+                mapped.append((fieldMap(ofSubtree: node), base))
             } else {
                 marked.append(MarkedList(node: node, base: base, whole: false, postings: trie[node].subtreeCount))
             }
@@ -117,7 +115,7 @@ extension SearchEngine {
         for (node, typos) in matches.whole {
             let base = UInt8(typos) * 8
             if trie[node].postingList.count >= minimum {
-                mapped.append((ownFieldMap(node), base))
+                mapped.append((fieldMap(ofOwnPostings: node), base))
             } else {
                 marked.append(MarkedList(node: node, base: base, whole: true, postings: trie[node].postingList.count))
             }
@@ -180,7 +178,7 @@ extension SearchEngine {
     /// lists and up to 175,000 postings at a million items ("ham fordma"),
     /// each a random write: 0.4–0.6 ms on one core. (Both cores walking
     /// every list, each writing only its half of the slots, was slower.)
-    private func sharedTermCodeMap(mapped: [(map: [UInt8], base: UInt8)], marked: [MarkedList]) -> TermCodeMap {
+    private func sharedTermCodeMap(mapped: [(map: FieldMap, base: UInt8)], marked: [MarkedList]) -> TermCodeMap {
         var shares: [[MarkedList]] = [[], []]
         var loads = [0, 0]
         for list in marked.sorted(by: { $0.postings > $1.postings }) {

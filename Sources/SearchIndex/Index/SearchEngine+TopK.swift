@@ -192,8 +192,8 @@ extension SearchEngine {
         while let node = stack.popLast() {
             _ = subtreeTopList(node, byteMap: &byteMap)
             if trie[node].postingList.count > TopListCache.capacity { _ = ownTopList(node) }
-            if mapsServe, trie[node].documentCount >= fieldMapMinimum { _ = subtreeFieldMap(node) }
-            if mapsServe, trie[node].postingList.count >= fieldMapMinimum { _ = ownFieldMap(node) }
+            if mapsServe, trie[node].documentCount >= fieldMapMinimum { _ = fieldMap(ofSubtree: node) }
+            if mapsServe, trie[node].postingList.count >= fieldMapMinimum { _ = fieldMap(ofOwnPostings: node) }
             for child in trie[node].children where trie[child.node].documentCount > topListThreshold {
                 stack.append(child.node)
             }

@@ -54,20 +54,11 @@ extension SearchEngine {
                 lists.insert(TopEntry(doc: slot, field: tokenFields[token]), into: &summary.own!, tail: &summary.ownTail,
                              completeCount: Int(tokenPlaces[token]))
             }
-            if summary.fieldMap != nil {
-                if Int(slot) >= summary.fieldMap!.count {
-                    summary.fieldMap!.append(contentsOf: repeatElement(Self.noField, count: Int(slot) + 1 - summary.fieldMap!.count))
-                }
-                summary.fieldMap![Int(slot)] = min(summary.fieldMap![Int(slot)], field)
-            }
+            summary.fieldMap?.lower(Int(slot), to: field)
             if summary.ownFieldMap != nil, case let own = Self.ownField(of: node, tokenNodes: tokenNodes, tokenFields: tokenFields),
                 own != Self.noField
             {
-                if Int(slot) >= summary.ownFieldMap!.count {
-                    summary.ownFieldMap!.append(
-                        contentsOf: repeatElement(Self.noField, count: Int(slot) + 1 - summary.ownFieldMap!.count))
-                }
-                summary.ownFieldMap![Int(slot)] = min(summary.ownFieldMap![Int(slot)], own)
+                summary.ownFieldMap!.lower(Int(slot), to: own)
             }
         }
     }
@@ -95,10 +86,8 @@ extension SearchEngine {
             {
                 summary.own = nil
             }
-            if summary.fieldMap != nil, Int(slot) < summary.fieldMap!.count { summary.fieldMap![Int(slot)] = Self.noField }
-            if summary.ownFieldMap != nil, Int(slot) < summary.ownFieldMap!.count {
-                summary.ownFieldMap![Int(slot)] = Self.noField
-            }
+            summary.fieldMap?.clear(Int(slot))
+            summary.ownFieldMap?.clear(Int(slot))
         }
     }
 

@@ -13,41 +13,90 @@ struct TermCodeMap: Sendable {
 
     /// Writes into `codes` (uninitialised) the least code of `fieldMaps`
     /// in each slot, a map's code being its `base` plus the field it
-    /// holds (`noField`: none; slots past a map's end have none); returns
+    /// holds (none: no code; slots past a map's end have none); returns
     /// how many slots hold a code.
     static func merge(
-        _ fieldMaps: [(map: [UInt8], base: UInt8)], into codes: UnsafeMutableBufferPointer<UInt8>
+        _ fieldMaps: [(map: FieldMap, base: UInt8)], into codes: UnsafeMutableBufferPointer<UInt8>
     ) -> Int {
         guard let first = fieldMaps.first else {
             codes.initialize(repeating: TermProbe.miss)
             return 0
         }
-        var hits = first.map.withUnsafeBufferPointer { map in
-            let shared = min(map.count, codes.count)
-            UnsafeMutableBufferPointer(rebasing: codes[shared...]).initialize(repeating: TermProbe.miss)
-            return pass(map: UnsafeBufferPointer(rebasing: map[..<shared]), base: first.base, codes: codes, merging: false)
-        }
+        let shared = min(first.map.count, codes.count)
+        UnsafeMutableBufferPointer(rebasing: codes[shared...]).initialize(repeating: TermProbe.miss)
+        var hits = pass(map: first.map, slots: shared, base: first.base, codes: codes, merging: false)
         for (map, base) in fieldMaps.dropFirst() {
-            hits = map.withUnsafeBufferPointer { map in
-                let shared = min(map.count, codes.count)
-                // Slots past this map keep their codes: counted apart.
-                return pass(map: UnsafeBufferPointer(rebasing: map[..<shared]), base: base, codes: codes, merging: true)
-                    + hitCount(of: UnsafeBufferPointer(rebasing: codes[shared...]))
-            }
+            let shared = min(map.count, codes.count)
+            // Slots past this map keep their codes: counted apart.
+            hits = pass(map: map, slots: shared, base: base, codes: codes, merging: true)
+                + hitCount(of: UnsafeBufferPointer(rebasing: codes[shared...]))
         }
         return hits
     }
 
+    /// The same of maps given a byte a slot (`SearchEngine.noField` for
+    /// none), packed first: for tests.
+    static func merge(_ fieldMaps: [(map: [UInt8], base: UInt8)], into codes: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        merge(fieldMaps.map { (FieldMap(unpacked: $0.map), $0.base) }, into: codes)
+    }
+
+    /// One field map's codes into `codes[..<slots]`, written (`merging`
+    /// false) or kept where lower; returns how many of those slots then
+    /// hold a code. A group of the map's sixteen bytes is its 32 slots'
+    /// fields: the low halves the first sixteen, the high halves the
+    /// rest, each turned into codes in vector lanes.
+    @inline(__always)
+    private static func pass(
+        map: FieldMap, slots: Int, base: UInt8, codes: UnsafeMutableBufferPointer<UInt8>, merging: Bool
+    ) -> Int {
+        map.bytes.withUnsafeBufferPointer { packed in
+            guard let source = packed.baseAddress, let target = codes.baseAddress else { return 0 }
+            let none = SIMD16<UInt8>(repeating: FieldMap.none)
+            let bases = SIMD16<UInt8>(repeating: base)
+            let misses = SIMD16<UInt8>(repeating: TermProbe.miss)
+            @inline(__always) func write(_ fields: SIMD16<UInt8>, to slot: Int) -> SIMD16<UInt8> {
+                let out = UnsafeMutableRawPointer(target + slot)
+                var code = (fields &+ bases).replacing(with: misses, where: fields .== none)
+                if merging { code = pointwiseMin(code, UnsafeRawPointer(out).loadUnaligned(as: SIMD16<UInt8>.self)) }
+                out.storeBytes(of: code, as: SIMD16<UInt8>.self)
+                return SIMD16<UInt8>(repeating: 0).replacing(with: 1, where: code .!= misses)
+            }
+            let groups = slots / 32
+            var hits = 0
+            var group = 0
+            while group < groups {
+                // Lane counts of at most 2 × 64 hits each fit a byte.
+                let blockEnd = min(groups, group + 64)
+                var lanes = SIMD16<UInt8>(repeating: 0)
+                while group < blockEnd {
+                    let halves = UnsafeRawPointer(source + group &* 16).loadUnaligned(as: SIMD16<UInt8>.self)
+                    lanes &+= write(halves & SIMD16(repeating: 0x0F), to: group &* 32)
+                    lanes &+= write(halves &>> 4, to: group &* 32 &+ 16)
+                    group &+= 1
+                }
+                hits &+= Int(SIMD16<UInt16>(truncatingIfNeeded: lanes).wrappedSum())
+            }
+            for slot in (groups * 32)..<slots {
+                let field = map[slot]
+                var code = field == SearchEngine.noField ? TermProbe.miss : base &+ field
+                if merging { code = min(code, target[slot]) }
+                target[slot] = code
+                hits &+= code != TermProbe.miss ? 1 : 0
+            }
+            return hits
+        }
+    }
+
     /// Keeps in each slot of `codes` the lesser of its code and `other`'s
     /// (another code map of as many slots); returns how many slots then
-    /// hold a code. (A code map reads as a field map of base 0: its miss
-    /// is `noField`.)
+    /// hold a code. (A code map reads as a map of fields a byte a slot,
+    /// of base 0: its miss is `noField`.)
     static func mergeLeast(_ other: UnsafeBufferPointer<UInt8>, into codes: UnsafeMutableBufferPointer<UInt8>) -> Int {
         precondition(other.count == codes.count && TermProbe.miss == SearchEngine.noField)
         return pass(map: other, base: 0, codes: codes, merging: true)
     }
 
-    /// One map's codes into `codes[..<map.count]`, written (`merging`
+    /// One byte-a-slot map's codes into `codes[..<map.count]`, written (`merging`
     /// false) or kept where lower; returns how many of those slots then
     /// hold a code. Blocks of a fixed count, each counted in a byte: the
     /// form the compiler turns into vector code (a count over a ranged

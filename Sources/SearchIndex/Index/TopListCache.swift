@@ -31,10 +31,10 @@ final class TopListCache: @unchecked Sendable {
         var own: [TopEntry]?
         /// Field map of one of the largest subtrees (`SearchEngine+FieldMaps`);
         /// derived and kept like the lists, but never saved in a snapshot.
-        var fieldMap: [UInt8]?
+        var fieldMap: FieldMap?
         /// The same of the node's own postings only, for a word with
         /// hundreds of thousands of them (`SearchEngine.ownFieldMap`).
-        var ownFieldMap: [UInt8]?
+        var ownFieldMap: FieldMap?
         /// Each list's length and its last entry's key (nil for an empty
         /// list, and briefly after a change until the next one reads it
         /// again): most changes only need to learn that they rank after a
@@ -79,16 +79,16 @@ final class TopListCache: @unchecked Sendable {
         return (summaries.compactMapValues(\.subtree), summaries.compactMapValues(\.own))
     }
 
-    /// Every cached field map, by node.
+    /// Every cached field map, by node, a byte a slot (for tests).
     var allFieldMaps: [Int32: [UInt8]] {
         lock.lock(); defer { lock.unlock() }
-        return summaries.compactMapValues(\.fieldMap)
+        return summaries.compactMapValues(\.fieldMap?.unpacked)
     }
 
-    /// Every cached own field map, by node.
+    /// Every cached own field map, by node, a byte a slot (for tests).
     var allOwnFieldMaps: [Int32: [UInt8]] {
         lock.lock(); defer { lock.unlock() }
-        return summaries.compactMapValues(\.ownFieldMap)
+        return summaries.compactMapValues(\.ownFieldMap?.unpacked)
     }
 
     /// A cache holding the lists a snapshot saved, with their tails.
@@ -138,7 +138,7 @@ final class TopListCache: @unchecked Sendable {
         return summaries[node]?.own
     }
 
-    func fieldMap(_ node: Int32) -> [UInt8]? {
+    func fieldMap(_ node: Int32) -> FieldMap? {
         lock.lock(); defer { lock.unlock() }
         return summaries[node]?.fieldMap
     }
@@ -160,18 +160,18 @@ final class TopListCache: @unchecked Sendable {
         markListed(node)
     }
 
-    func store(fieldMap map: [UInt8], for node: Int32) {
+    func store(fieldMap map: FieldMap, for node: Int32) {
         lock.lock(); defer { lock.unlock() }
         summaries[node, default: Summary()].fieldMap = map
         markListed(node)
     }
 
-    func ownFieldMap(_ node: Int32) -> [UInt8]? {
+    func ownFieldMap(_ node: Int32) -> FieldMap? {
         lock.lock(); defer { lock.unlock() }
         return summaries[node]?.ownFieldMap
     }
 
-    func store(ownFieldMap map: [UInt8], for node: Int32) {
+    func store(ownFieldMap map: FieldMap, for node: Int32) {
         lock.lock(); defer { lock.unlock() }
         summaries[node, default: Summary()].ownFieldMap = map
         markListed(node)
@@ -203,7 +203,7 @@ final class TopListCache: @unchecked Sendable {
     /// Bytes held by field maps (they dominate the cache's size).
     var fieldMapBytes: Int {
         lock.lock(); defer { lock.unlock() }
-        return summaries.values.reduce(0) { $0 + ($1.fieldMap?.count ?? 0) + ($1.ownFieldMap?.count ?? 0) }
+        return summaries.values.reduce(0) { $0 + ($1.fieldMap?.byteCount ?? 0) + ($1.ownFieldMap?.byteCount ?? 0) }
     }
 }
 

@@ -1,0 +1,51 @@
+import Foundation
+import TestSupport
+import Testing
+@testable import SearchIndex
+
+/// `FieldMap`, four bits a slot, behaves as the byte-a-slot map it
+/// replaced: the same field in every slot after any run of changes.
+@Suite struct FieldMapTests {
+    /// Random lowers (inside, at and past the end), clears and minimums
+    /// with other maps, each checked against a plain array of bytes.
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func changesKeepTheSameFieldsAsAByteASlot(seed: UInt64) {
+        var generator = SeededGenerator(seed: seed)
+        func randomField() -> UInt8 {
+            Int.random(in: 0..<4, using: &generator) == 0 ? SearchEngine.noField : UInt8.random(in: 0...3, using: &generator)
+        }
+        for start in [0, 1, 31, 32, 33, 100] {
+            var model = (0..<start).map { _ in randomField() }
+            var map = FieldMap(unpacked: model)
+            #expect(map.unpacked == model)
+            for _ in 0..<300 {
+                switch Int.random(in: 0..<4, using: &generator) {
+                case 0:
+                    let slot = Int.random(in: 0...(model.count + 40), using: &generator)
+                    let field = UInt8.random(in: 0...3, using: &generator)
+                    map.lower(slot, to: field)
+                    if slot >= model.count { model += repeatElement(SearchEngine.noField, count: slot + 1 - model.count) }
+                    model[slot] = min(model[slot], field)
+                case 1:
+                    let slot = Int.random(in: 0...(model.count + 5), using: &generator)
+                    map.clear(slot)
+                    if slot < model.count { model[slot] = SearchEngine.noField }
+                default:
+                    // Another map, shorter or longer: slots past this one's end stay out of it.
+                    let other = (0..<Int.random(in: 0...(model.count + 40), using: &generator)).map { _ in randomField() }
+                    map.formMinimum(with: FieldMap(unpacked: other))
+                    for slot in model.indices where slot < other.count { model[slot] = min(model[slot], other[slot]) }
+                }
+                #expect(map.count == model.count)
+                #expect((0..<(model.count + 3)).map { map[$0] } == model + repeatElement(SearchEngine.noField, count: 3))
+            }
+        }
+    }
+
+    /// Half a byte a slot, in whole groups of 32.
+    @Test func aMillionSlotsTakeHalfAMegabyte() {
+        #expect(FieldMap(count: 1_000_000).byteCount == 500_000)
+        #expect(FieldMap(count: 33).byteCount == 32)
+        #expect(FieldMap(count: 0).byteCount == 0)
+    }
+}
