@@ -67,7 +67,13 @@ struct FieldMap: Sendable, Equatable {
             // Halves past the end are none: the slots now covered start so.
             count = slot + 1
             let needed = Self.byteCount(forSlots: count)
-            if needed > bytes.count { bytes.append(contentsOf: repeatElement(0xFF, count: needed - bytes.count)) }
+            if needed > bytes.count {
+                // Room for an eighth more: doubling, as an append does,
+                // left half of each of a hundred maps unused after the first
+                // insert past the end (and the old copy to the allocator).
+                if needed > bytes.capacity { bytes.reserveCapacity(needed + needed / 8) }
+                bytes.append(contentsOf: repeatElement(0xFF, count: needed - bytes.count))
+            }
         }
         bytes.withUnsafeMutableBufferPointer { Self.lower(slot, to: field, in: $0) }
     }
