@@ -38,7 +38,8 @@ extension SearchEngine {
     /// 15: the same layout as 14, but settings saved by 14 carry the old
     /// `sortedGatherLimit` (16,384), which a load would keep for good; a
     /// store saved before is rebuilt once from its records instead.
-    static let snapshotFormat: UInt32 = 15
+    /// 16: best-list entries are one 32-bit word (`TopEntry`).
+    static let snapshotFormat: UInt32 = 16
 
     private static var layoutSizes: [UInt32] {
         [MemoryLayout<TokenTrie.Posting>.stride, MemoryLayout<TokenTrie.Child>.stride, MemoryLayout<TopEntry>.stride,
