@@ -21,8 +21,9 @@ struct Document: Sendable {
     /// slot holds one word for them instead of two empty strings.
     private var standalone: StandaloneText?
     /// Seconds since the reference date; infinity when it never expires
-    /// (a `Date?` took sixteen bytes with its padding).
-    private var expiration: Double
+    /// (a `Date?` took sixteen bytes with its padding). The engine's
+    /// `expirations` column holds the same.
+    private(set) var expiration: Double
     // The small fields last, where they share one word: a slot is 64
     // bytes (112 with two own strings, a `Date?` and the pending tokens a
     // build now hands over beside the document: 48 MB at a million

@@ -23,6 +23,9 @@ public struct MemoryUsage: Sendable, Equatable {
     /// The engine's own memory in all (`borrowed` not included).
     public var total: Int { parts.reduce(0) { $0 + $1.bytes } }
 
+    /// A Swift heap object's header (its type and reference counts).
+    static let objectHeader = 16
+
     /// The bytes of the part named `name` (0 if there is none).
     public subscript(name: String) -> Int { parts.first { $0.name == name }?.bytes ?? 0 }
 }

@@ -22,7 +22,7 @@ extension SearchEngine {
         for node in trie.nodes {
             postings += bytes(node.postingList)
             let children = node.children.count
-            if children > 1 { childLists += Self.heapObjectHeader + (children - 1) * MemoryLayout<TokenTrie.Child>.stride }
+            if children > 1 { childLists += MemoryUsage.objectHeader + (children - 1) * MemoryLayout<TokenTrie.Child>.stride }
         }
         let trieBytes = trie.nodes.count * MemoryLayout<TokenTrie.Node>.stride + trie.labels.count * 4 + childLists
         // Sets are shared between a record and its document: each counted once.
@@ -53,7 +53,4 @@ extension SearchEngine {
         ]
         return MemoryUsage(parts: parts.sorted { $0.bytes > $1.bytes }, borrowed: borrowed)
     }
-
-    /// A Swift heap object's header (its type and reference counts).
-    static let heapObjectHeader = 16
 }

@@ -416,7 +416,7 @@ public struct SearchEngine: Sendable {
                 slot: slot, tokens: tokens, fields: fields.map(\.rawValue),
                 rank: StaticRank(sources: UInt8(document!.sourceCount), titleLength: UInt32(document!.titleLength),
                                  identifierPrefix: document!.identifierPrefix),
-                expiration: document!.expirationDate,
+                expiration: document!.expiration,
                 engaged: !engagements.isEmpty && engagements[document!.uniqueIdentifier] != nil))
             swap(&documents[Int(slot)], &document)
         }
@@ -437,7 +437,8 @@ public struct SearchEngine: Sendable {
         var tokens: [String]
         var fields: [UInt8]
         var rank: StaticRank
-        var expiration: Date?
+        /// Seconds, infinity for none (`Document.expiration`).
+        var expiration: Double
         var engaged: Bool
     }
 
@@ -639,9 +640,9 @@ public struct SearchEngine: Sendable {
         }
         ranks[Int(slot)] = insert.rank
         rankTiers[Int(slot)] = insert.rank.tier
-        expirations[Int(slot)] = insert.expiration?.timeIntervalSinceReferenceDate ?? .infinity
+        expirations[Int(slot)] = insert.expiration
         engagedSlots[Int(slot)] = insert.engaged
-        if insert.expiration != nil { expiringDocuments.insert(slot) } else { expiringDocuments.remove(slot) }
+        if insert.expiration != .infinity { expiringDocuments.insert(slot) } else { expiringDocuments.remove(slot) }
         guard !counted else { return }
         let touched = trie.countDocument(tokenNodes: nodes, fields: insert.fields, delta: 1)
         makeTopListsUnique()

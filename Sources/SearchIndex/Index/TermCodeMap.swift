@@ -89,41 +89,23 @@ struct TermCodeMap: Sendable {
 
     /// Keeps in each slot of `codes` the lesser of its code and `other`'s
     /// (another code map of as many slots); returns how many slots then
-    /// hold a code. (A code map reads as a map of fields a byte a slot,
-    /// of base 0: its miss is `noField`.)
+    /// hold a code.
     static func mergeLeast(_ other: UnsafeBufferPointer<UInt8>, into codes: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        precondition(other.count == codes.count && TermProbe.miss == SearchEngine.noField)
-        return pass(map: other, base: 0, codes: codes, merging: true)
-    }
-
-    /// One byte-a-slot map's codes into `codes[..<map.count]`, written (`merging`
-    /// false) or kept where lower; returns how many of those slots then
-    /// hold a code. Blocks of a fixed count, each counted in a byte: the
-    /// form the compiler turns into vector code (a count over a ranged
-    /// loop stayed a branch a slot, and the map four times slower than a
-    /// fill and a merge).
-    @inline(__always)
-    private static func pass(
-        map: UnsafeBufferPointer<UInt8>, base: UInt8, codes: UnsafeMutableBufferPointer<UInt8>, merging: Bool
-    ) -> Int {
-        guard let source = map.baseAddress, let target = codes.baseAddress else { return 0 }
-        let miss = TermProbe.miss, noField = SearchEngine.noField
-        @inline(__always) func code(at slot: Int) -> UInt8 {
-            let field = source[slot]
-            let code = field == noField ? miss : base &+ field
-            guard merging else { return code }
-            let seen = target[slot]
-            return code < seen ? code : seen
-        }
+        precondition(other.count == codes.count)
+        guard let source = other.baseAddress, let target = codes.baseAddress else { return 0 }
+        let miss = TermProbe.miss
+        // Blocks of a fixed count, each counted in a byte: the form the
+        // compiler turns into vector code (a count over a ranged loop
+        // stayed a branch a slot).
         let blockSize = 128
-        let blocksEnd = map.count / blockSize * blockSize
+        let blocksEnd = other.count / blockSize * blockSize
         var hits = 0
         var start = 0
         while start < blocksEnd {
             var blockHits: UInt8 = 0
             var offset = 0
             while offset < blockSize {
-                let least = code(at: start &+ offset)
+                let least = min(source[start &+ offset], target[start &+ offset])
                 target[start &+ offset] = least
                 blockHits &+= least != miss ? 1 : 0
                 offset &+= 1
@@ -131,8 +113,8 @@ struct TermCodeMap: Sendable {
             hits &+= Int(blockHits)
             start &+= blockSize
         }
-        for slot in blocksEnd..<map.count {
-            let least = code(at: slot)
+        for slot in blocksEnd..<other.count {
+            let least = min(source[slot], target[slot])
             target[slot] = least
             hits &+= least != miss ? 1 : 0
         }

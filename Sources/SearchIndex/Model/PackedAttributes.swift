@@ -159,7 +159,7 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
     /// borrowed, its bytes) and bytes it reads from a snapshot's mapping.
     var footprint: (owned: Int, borrowed: Int) {
         withUnsafeMutablePointerToHeader { header in
-            let object = SearchEngine.heapObjectHeader + MemoryLayout<Header>.stride
+            let object = MemoryUsage.objectHeader + MemoryLayout<Header>.stride
             let count = header.pointee.count
             return header.pointee.borrowed == nil ? (object + count, 0) : (object, count)
         }
