@@ -153,7 +153,8 @@ extension SearchEngine {
         if query.explainsMatches {
             for (index, term) in terms.enumerated() {
                 if let probes {
-                    if let (code, node) = probes[index].bestToken(of: doc, in: tokens, trie: trie) {
+                    // Read in place (see `highlights`): a copy retains every array of the probe.
+                    if let (code, node) = probes.withUnsafeBufferPointer({ $0[index].bestToken(of: doc, in: tokens, trie: trie) }) {
                         termMatches.append(.init(
                             term: term, token: trie.token(at: node), field: Field(rawValue: code & 3)!.name,
                             typos: Int(code >> 3), whole: (code >> 2) & 1 == 0))

@@ -347,9 +347,9 @@ extension SearchEngine {
             total = map.hits
             cover = .codes(map.codes)
         } else {
-            let bits = documentBits(of: matches, roots: roots)
-            total = bits.reduce(0) { $0 + $1.nonzeroBitCount }
-            cover = .bits(bits)
+            let marked = documentBits(of: matches, roots: roots)
+            total = marked.count
+            cover = .bits(marked.bits)
         }
         for doc in expiringDocuments {
             guard let document = documents[Int(doc)], !document.isVisible(at: now) else { continue }

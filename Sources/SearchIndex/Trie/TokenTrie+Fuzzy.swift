@@ -176,24 +176,30 @@ extension TokenTrie {
             let row = rowDepth * width, above = row - width, twoAbove = above - width
             let scalar = step == 0 ? child.scalar : labels[start + step]
             let low = max(1, rowDepth - bound), high = min(pattern.count, rowDepth + bound)
-            rows[row] = rowDepth
-            if low > 1 { rows[row + low - 1] = outside }
-            if high < pattern.count { rows[row + high + 1] = outside }
-            var rowMin = low == 1 ? rowDepth : outside
-            if low <= high {
-                for j in low...high {
-                    let cost = pattern[j - 1] == scalar ? 0 : 1
-                    var value = min(rows[above + j] + 1, rows[row + j - 1] + 1, rows[above + j - 1] + cost)
-                    if j > 1, rowDepth > 1, let previous, pattern[j - 1] == previous, pattern[j - 2] == scalar {
-                        value = min(value, rows[twoAbove + j - 2] + 1)
+            // The row is written through a view of the buffer: indexed as an
+            // inout array, every cell paid a uniqueness and a bounds check
+            // (the walk is a seventh of the benchmark's keystroke
+            // instructions; a tenth fewer so).
+            let (rowMin, distance) = rows.withUnsafeMutableBufferPointer { rows -> (Int, Int) in
+                rows[row] = rowDepth
+                if low > 1 { rows[row + low - 1] = outside }
+                if high < pattern.count { rows[row + high + 1] = outside }
+                var rowMin = low == 1 ? rowDepth : outside
+                if low <= high {
+                    for j in low...high {
+                        let cost = pattern[j - 1] == scalar ? 0 : 1
+                        var value = min(rows[above + j] + 1, rows[row + j - 1] + 1, rows[above + j - 1] + cost)
+                        if j > 1, rowDepth > 1, let previous, pattern[j - 1] == previous, pattern[j - 2] == scalar {
+                            value = min(value, rows[twoAbove + j - 2] + 1)
+                        }
+                        rows[row + j] = value
+                        rowMin = min(rowMin, value)
                     }
-                    rows[row + j] = value
-                    rowMin = min(rowMin, value)
                 }
+                // An empty band (the path is more than `bound` longer than the
+                // pattern) ends the walk below: its row minimum is `outside`.
+                return (rowMin, low <= high && high == pattern.count ? rows[row + pattern.count] : outside)
             }
-            // An empty band (the path is more than `bound` longer than the
-            // pattern) ends the walk below: its row minimum is `outside`.
-            let distance = low <= high && high == pattern.count ? rows[row + pattern.count] : outside
             if distance <= bound, distance < best {
                 best = distance
                 recorded = true
