@@ -53,7 +53,7 @@ extension SearchEngine {
                 walkedChildren.append(child.node)
             }
         }
-        var map = FieldMap(count: documents.count)
+        var map = FieldMap(count: documents.count, capacity: documents.capacity)
         map.withUnsafeMutableBytes { bytes in
             let mark = { Self.markBestFields($0, into: bytes) }
             trie.withPostings(of: node, mark)
@@ -74,7 +74,7 @@ extension SearchEngine {
     /// against a vector merge of its map).
     func fieldMap(ofOwnPostings node: Int32) -> FieldMap {
         if let cached = topLists.ownFieldMap(node) { return cached }
-        var map = FieldMap(count: documents.count)
+        var map = FieldMap(count: documents.count, capacity: documents.capacity)
         map.withUnsafeMutableBytes { bytes in trie.withPostings(of: node) { Self.markBestFields($0, into: bytes) } }
         topLists.store(ownFieldMap: map, for: node)
         return map

@@ -223,7 +223,7 @@ final class TopListCache: @unchecked Sendable {
     /// Bytes held by field maps (they dominate the cache's size).
     var fieldMapBytes: Int {
         lock.lock(); defer { lock.unlock() }
-        return summaries.values.reduce(0) { $0 + ($1.fieldMap?.byteCount ?? 0) + ($1.ownFieldMap?.byteCount ?? 0) }
+        return summaries.values.reduce(0) { $0 + ($1.fieldMap?.allocatedBytes ?? 0) + ($1.ownFieldMap?.allocatedBytes ?? 0) }
     }
 }
 
