@@ -323,11 +323,15 @@ struct TokenTrie: Sendable {
             while current != Self.root {
                 let start = Int(nodes[Int(current)].labelStart)
                 let length = Int(nodes[Int(current)].labelCount)
+                // The buffer is written unchecked: a path longer than the
+                // depth says (only a damaged snapshot could hold one) is
+                // spelled the checked way.
+                guard length <= end else { return tokenReadUpward(at: node) }
                 end -= length
                 for offset in 0..<length { scalars[end + offset] = labels[start + offset] }
                 current = nodes[Int(current)].parent
             }
-            assert(end == 0, "a node's depth is its path's scalar count")
+            guard end == 0 else { return tokenReadUpward(at: node) }
             var byteCount = 0
             for value in scalars { byteCount += value < 0x80 ? 1 : UTF8.width(Unicode.Scalar(value)!) }
             return String(unsafeUninitializedCapacity: byteCount) { bytes in
@@ -346,6 +350,22 @@ struct TokenTrie: Sendable {
                 return written
             }
         }
+    }
+
+    /// `token(at:)` with every access checked: the labels read from the
+    /// node up, then spelled from the root.
+    private func tokenReadUpward(at node: Int32) -> String {
+        var upward: [ArraySlice<UInt32>] = []
+        var current = node
+        while current != Self.root {
+            upward.append(label(of: current))
+            current = nodes[Int(current)].parent
+        }
+        var out = String.UnicodeScalarView()
+        for label in upward.reversed() {
+            for value in label { out.append(Unicode.Scalar(value)!) }
+        }
+        return String(out)
     }
 
     /// Room for `count` nodes in all, so a bulk build does not copy the node
