@@ -137,7 +137,4 @@ struct FieldMap: Sendable, Equatable {
 
     /// Bytes the map holds.
     var byteCount: Int { bytes.count }
-
-    /// Bytes the map takes in memory, its room to grow included.
-    var allocatedBytes: Int { bytes.capacity }
 }

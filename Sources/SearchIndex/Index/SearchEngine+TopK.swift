@@ -75,7 +75,7 @@ extension SearchEngine {
     /// The best documents among the node's own postings (whole-word matches).
     func ownTopList(_ node: Int32) -> [TopEntry] {
         if let cached = topLists.own(node) { return cached }
-        let list = best(trie[node].postingList.map { TopEntry(doc: $0.doc, field: $0.field) })
+        let list = best(trie[node].postingList.map(TopEntry.init))
         topLists.store(own: list, tail: listTail(list), for: node)
         return list
     }

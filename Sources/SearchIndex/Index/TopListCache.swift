@@ -1,28 +1,26 @@
 import Foundation
 
 /// One entry of a best list: a document and the best field it has in the
-/// subtree, in one 32-bit word as a posting is (`TokenTrie.Posting`):
-///
-/// ```
-///  bit 31 30 │ 29 ……………………………………… 0
-///      field │ slot (below 2^30)
-/// ```
-///
-/// A slot and a byte took eight bytes with their padding: 50 MB of best
-/// lists at a million items.
+/// subtree, packed as a posting is (`TokenTrie.Posting`: one 32-bit word,
+/// the field in its top two bits). A slot and a byte took eight bytes
+/// with their padding: 50 MB of best lists at a million items.
 struct TopEntry: Sendable, Hashable {
-    private var bits: UInt32
+    private var posting: TokenTrie.Posting
 
     init(doc: UInt32, field: UInt8) {
-        precondition(doc < TokenTrie.Posting.slotLimit && field < 4, "an entry holds a slot below 2^30 and a field below 4")
-        bits = UInt32(field) << 30 | doc
+        posting = TokenTrie.Posting(doc: doc, field: field)
     }
 
-    var doc: UInt32 { bits & (TokenTrie.Posting.slotLimit - 1) }
+    /// The entry of a posting's document and field, as it is.
+    init(_ posting: TokenTrie.Posting) {
+        self.posting = posting
+    }
+
+    var doc: UInt32 { posting.doc }
 
     var field: UInt8 {
-        get { UInt8(truncatingIfNeeded: bits >> 30) }
-        set { self = TopEntry(doc: doc, field: newValue) }
+        get { posting.field }
+        set { posting = TokenTrie.Posting(doc: posting.doc, field: newValue) }
     }
 }
 
@@ -223,7 +221,7 @@ final class TopListCache: @unchecked Sendable {
     /// Bytes held by field maps (they dominate the cache's size).
     var fieldMapBytes: Int {
         lock.lock(); defer { lock.unlock() }
-        return summaries.values.reduce(0) { $0 + ($1.fieldMap?.allocatedBytes ?? 0) + ($1.ownFieldMap?.allocatedBytes ?? 0) }
+        return summaries.values.reduce(0) { $0 + ($1.fieldMap?.byteCount ?? 0) + ($1.ownFieldMap?.byteCount ?? 0) }
     }
 }
 
