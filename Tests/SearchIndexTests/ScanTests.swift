@@ -106,6 +106,39 @@ import Testing
         expectSameAnswers(scanning, enumerating, seed: seed + 1, "changed")
     }
 
+    /// While a second word is typed, the first drives every keystroke and
+    /// its candidates are remembered: each keystroke answers as enumeration
+    /// does, and an item indexed between two keystrokes is found at the
+    /// next (the change drops what was remembered).
+    @Test func rememberedCandidatesAnswerEveryKeystrokeAndNeverOutliveAChange() {
+        var scanning = SearchEngine()
+        scanning.index(corpus(41, count: 1_200))
+        var enumerating = scanning
+        enumerating.scanEnabled = false
+        for query in ["kawick to", "renford mi", "tomisa kar", "fordka wi"] {
+            let first = String(query.split(separator: " ")[0])
+            let late = item("late/\(first)", title: query + "x")
+            var typed = ""
+            for character in query {
+                typed.append(character)
+                if typed == query {
+                    #expect(scanning.termMatches.knownScanCandidates(for: first) != nil, "\(query): \(first) remembered")
+                    scanning.index([late])
+                    enumerating.index([late])
+                }
+                for limit in [0, 7, 50] {
+                    let request = SearchQuery(typed, limit: limit, now: referenceNow)
+                    let a = scanning.search(request)
+                    let b = enumerating.search(request)
+                    #expect(a.results.map(\.uniqueIdentifier) == b.results.map(\.uniqueIdentifier), "\(typed) limit \(limit)")
+                    #expect(a.results.map(\.explanation) == b.results.map(\.explanation), "\(typed)")
+                    #expect(a.total == b.total, "\(typed) total")
+                }
+            }
+            #expect(scanning.search(SearchQuery(query, now: referenceNow)).results.contains { $0.uniqueIdentifier == late.uniqueIdentifier })
+        }
+    }
+
     /// Broad terms answered from field maps (forced on a small index, with
     /// maps for every node of at least 30 documents and walks below that)
     /// give what enumeration gives, before and after changes under maps

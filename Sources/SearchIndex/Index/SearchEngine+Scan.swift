@@ -78,7 +78,10 @@ extension SearchEngine {
         let now = query.now.timeIntervalSinceReferenceDate
         let limit = max(0, query.limit)
         var kept = KeptCandidates(limit: limit)
-        let candidates = scanCandidates(driver: driver, estimate: estimates[order[0]])
+        // Remembered: while the next word is typed, the same term drives.
+        let candidates = termMatches.scanCandidates(for: terms[driverIndex]) {
+            scanCandidates(driver: driver, estimate: estimates[driverIndex])
+        }
         var (candidateSlots, candidateCodes): ([UInt32], [UInt8]) = switch candidates {
         case .everySlot: ([], [])
         case .coded(let slots, let codes): (slots, codes)
@@ -423,7 +426,7 @@ extension SearchEngine {
     }
 
     /// Where the scan looks.
-    enum ScanCandidates {
+    enum ScanCandidates: Sendable {
         case everySlot
         /// Distinct slots, ascending, each with the driving term's best hit
         /// code there (known from the postings, so it is not probed again).

@@ -19,6 +19,14 @@ final class TermMatchCache: @unchecked Sendable {
     /// each, so only the last few terms.
     static let codeMapCapacity = 4
 
+    /// Scan candidates remembered (`SearchEngine.scanCandidates`): up to
+    /// five bytes a slot, so only the last few driving terms. Typing
+    /// "usston l…" drives every keystroke of the second word with
+    /// "usston", whose candidates (25,000 slots from the postings of a few
+    /// hundred typo nodes) were gathered afresh each time: a sixth of the
+    /// time of the benchmark's slowest keystrokes.
+    static let candidatesCapacity = 4
+
     /// How many characters back a new term looks for a remembered one it
     /// extends (a keystroke is one; a paste, or a fast typist, a few).
     static let lookBack = 8
@@ -26,6 +34,7 @@ final class TermMatchCache: @unchecked Sendable {
     private let lock = NSLock()
     private var entries = RecentlyUsed<TokenTrie.TermMatches>(capacity: capacity)
     private var codeMaps = RecentlyUsed<TermCodeMap>(capacity: codeMapCapacity)
+    private var candidateLists = RecentlyUsed<SearchEngine.ScanCandidates>(capacity: candidatesCapacity)
 
     /// The code map of `term` if one is remembered (never computes one).
     func knownCodeMap(for term: String) -> TermCodeMap? {
@@ -36,6 +45,19 @@ final class TermMatchCache: @unchecked Sendable {
     /// The code map of `term`, computed by `build` unless remembered.
     func codeMap(for term: String, build: () -> TermCodeMap) -> TermCodeMap {
         remembered(term, in: \.codeMaps, weight: { _ in 1 }, compute: build)
+    }
+
+    /// The scan candidates of `term` as the driving term, computed by
+    /// `build` unless remembered.
+    func scanCandidates(for term: String, build: () -> SearchEngine.ScanCandidates) -> SearchEngine.ScanCandidates {
+        remembered(term, in: \.candidateLists, weight: { _ in 1 }, compute: build)
+    }
+
+    /// The scan candidates of `term` if remembered (for tests: a look,
+    /// not a use).
+    func knownScanCandidates(for term: String) -> SearchEngine.ScanCandidates? {
+        lock.lock(); defer { lock.unlock() }
+        return candidateLists.peek(term)
     }
 
     /// The matches of `term`, remembered; a new term that extends a
