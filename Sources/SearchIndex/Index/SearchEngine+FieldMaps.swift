@@ -219,7 +219,7 @@ extension SearchEngine {
     /// million was most of the last pass of "ham fordma", whose 58
     /// candidates lie far apart.
     @inline(never)
-    static func slots(in part: Range<Int>, of values: UnsafeBufferPointer<UInt16>, atMost bound: UInt16) -> [Int32] {
+    static func slots<V: RuleSum>(in part: Range<Int>, of values: UnsafeBufferPointer<V>, atMost bound: V) -> [Int32] {
         var found: [Int32] = []
         guard let base = values.baseAddress else { return found }
         let blockSize = 64
@@ -228,7 +228,7 @@ extension SearchEngine {
         while start < blocksEnd {
             // A minimum over a fixed count is what the compiler vectorises
             // (a count over a ranged loop stayed a branch a value).
-            var least = UInt16.max
+            var least = V.max
             var offset = 0
             while offset < blockSize {
                 let value = base[start &+ offset]
@@ -241,7 +241,7 @@ extension SearchEngine {
                 // was most of "cozo l", whose 26,000 results at its bound
                 // lie in every other block.
                 let block = UnsafeRawPointer(base + start)
-                let stride = MemoryLayout<SIMD16<UInt16>>.size
+                let stride = MemoryLayout<SIMD16<V>>.size
                 var mask = Self.lanesAtMost(bound, block)
                 mask |= Self.lanesAtMost(bound, block + stride) << 16
                 mask |= Self.lanesAtMost(bound, block + 2 * stride) << 32
@@ -263,8 +263,8 @@ extension SearchEngine {
     /// lane through the stack): widened, `value - (bound + 1)` wraps to
     /// its top bit exactly when `value <= bound`.
     @inline(__always)
-    private static func lanesAtMost(_ bound: UInt16, _ values: UnsafeRawPointer) -> UInt64 {
-        let lanes = SIMD16<UInt32>(truncatingIfNeeded: values.loadUnaligned(as: SIMD16<UInt16>.self))
+    private static func lanesAtMost<V: RuleSum>(_ bound: V, _ values: UnsafeRawPointer) -> UInt64 {
+        let lanes = SIMD16<UInt32>(truncatingIfNeeded: values.loadUnaligned(as: SIMD16<V>.self))
         let atMost = (lanes &- SIMD16(repeating: UInt32(bound) &+ 1)) &>> 31
         let shifts = SIMD16<UInt32>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
         return UInt64((atMost &<< shifts).wrappedSum())
@@ -272,34 +272,13 @@ extension SearchEngine {
 
     /// How many of `values` are at most `bound`, the least of them all, and
     /// the least above `bound` (`.max` if none). Counted in blocks short
-    /// enough for a 16-bit count, which the compiler turns into vector
-    /// code: a pass over a million values takes a twentieth of a
-    /// millisecond.
-    static func countAtMost(
-        _ bound: UInt16, in values: UnsafeBufferPointer<UInt16>
-    ) -> (count: Int, least: UInt16, leastAbove: UInt16) {
-        var count = 0
-        var least = UInt16.max
-        var leastAbove = UInt16.max
-        var start = 0
-        while start < values.count {
-            let end = min(values.count, start + 32_768)
-            var blockCount: UInt16 = 0
-            var blockLeast = UInt16.max
-            var blockLeastAbove = UInt16.max
-            for index in start..<end {
-                let value = values[index]
-                blockCount &+= value <= bound ? 1 : 0
-                blockLeast = value < blockLeast ? value : blockLeast
-                let above = value > bound ? value : .max
-                blockLeastAbove = above < blockLeastAbove ? above : blockLeastAbove
-            }
-            count += Int(blockCount)
-            least = min(least, blockLeast)
-            leastAbove = min(leastAbove, blockLeastAbove)
-            start = end
-        }
-        return (count, least, leastAbove)
+    /// enough for a count as wide as the values, which the compiler turns
+    /// into vector code: a pass over a million values takes a twentieth
+    /// of a millisecond.
+    static func countAtMost<V: RuleSum>(
+        _ bound: V, in values: UnsafeBufferPointer<V>
+    ) -> (count: Int, least: V, leastAbove: V) {
+        V.countAtMost(bound, in: values)
     }
 
     /// Slots a block of `blockLeasts` covers.
@@ -307,15 +286,15 @@ extension SearchEngine {
 
     /// The least of each `leastBlockSize` values (the last block may be
     /// short), the blocks shared between `workers`.
-    static func blockLeasts(of values: UnsafeBufferPointer<UInt16>, workers: Int) -> [UInt16] {
+    static func blockLeasts<V: RuleSum>(of values: UnsafeBufferPointer<V>, workers: Int) -> [V] {
         let size = leastBlockSize
         let blockCount = (values.count + size - 1) / size
-        return [UInt16](unsafeUninitializedCapacity: blockCount) { buffer, initialized in
+        return [V](unsafeUninitializedCapacity: blockCount) { buffer, initialized in
             nonisolated(unsafe) let leasts = buffer
             _ = inParts(of: blockCount, workers: workers) { blocks in
                 for block in blocks {
                     let start = block * size
-                    var least = UInt16.max
+                    var least = V.max
                     if start + size <= values.count {
                         // A fixed count: the form the compiler vectorises.
                         var offset = 0
@@ -339,9 +318,9 @@ extension SearchEngine {
     /// (`blockLeasts`) is at most `bound`: a block whose least is above
     /// it holds no value at most `bound`, and its least is its least
     /// above.
-    static func countAtMost(
-        _ bound: UInt16, in values: UnsafeBufferPointer<UInt16>, blockLeasts: UnsafeBufferPointer<UInt16>
-    ) -> (count: Int, leastAbove: UInt16) {
+    static func countAtMost<V: RuleSum>(
+        _ bound: V, in values: UnsafeBufferPointer<V>, blockLeasts: UnsafeBufferPointer<V>
+    ) -> (count: Int, leastAbove: V) {
         var leastAbove = countAtMost(bound, in: blockLeasts).leastAbove
         var count = 0
         for block in slots(in: 0..<blockLeasts.count, of: blockLeasts, atMost: bound) {
@@ -381,13 +360,33 @@ extension SearchEngine {
         }
         let now = query.now.timeIntervalSinceReferenceDate
         let limit = max(0, query.limit)
-        // Each slot's rule values as one number that orders as they do:
-        // typos × 225 + non-whole terms × 25 + field sum (at most 8 terms of
-        // at most 3 typos stay below `missed`; one miss reaches it).
-        // Left uninitialised: the first term's pass writes every slot (the
-        // zeroing was a pass of its own, a twentieth of a broad query).
-        var rules = [UInt16](unsafeUninitializedCapacity: slotCount) { _, initialized in initialized = slotCount }
-        let missed = Self.rulesValue(of: TermProbe.miss)
+        // Two terms' sums fit a byte (`RuleSum`): half the bytes to pass
+        // over, twice the slots to a vector operation.
+        let kept = terms.count == 2
+            ? keptCandidates(UInt8.self, codeMaps: codeMaps, now: now, limit: limit)
+            : keptCandidates(UInt16.self, codeMaps: codeMaps, now: now, limit: limit)
+        let probes = matches.compactMap { TermProbe(matches: $0, trie: trie) }
+        return response(
+            from: kept, terms: terms, matches: matches, probes: probes.count == terms.count ? probes : nil, query: query)
+    }
+
+    /// The best `limit` slots without views of a query whose terms' code
+    /// maps are `codeMaps`, those with views among them, and the count of
+    /// matches: each slot's rule values summed as `V` (`RuleSum`).
+    // Specialised for both widths: the closures below were left generic,
+    // every slot's sum a call through the protocol (three times slower).
+    @_specialize(where V == UInt8)
+    @_specialize(where V == UInt16)
+    private func keptCandidates<V: RuleSum>(
+        _: V.Type, codeMaps: [[UInt8]], now: Double, limit: Int
+    ) -> KeptCandidates {
+        let slotCount = documents.count
+        // Each slot's rule values as one number that orders as they do
+        // (`RuleSum`). Left uninitialised: the first term's pass writes
+        // every slot (the zeroing was a pass of its own, a twentieth of a
+        // broad query).
+        var rules = [V](unsafeUninitializedCapacity: slotCount) { _, initialized in initialized = slotCount }
+        let missed = V.missed
         let workers = slotCount >= parallelScanMinimum ? Self.workerCount : 1
         /// Runs `body` on every part of the slots, in parallel, each with its own result.
         func eachPart<R>(_ body: (Range<Int>) -> R) -> [R] { Self.inParts(of: slotCount, workers: workers, body) }
@@ -402,17 +401,17 @@ extension SearchEngine {
             // (Each term over a whole part, then a count, went through the
             // megabytes of sums three times: 0.2 ms of "tinra berma".)
             let firsts = codeMaps.withUnsafeBufferPointer { codeMaps in
-                eachPart { part -> (total: Int, least: UInt16, atLeast: Int) in
-                    var total = 0, least = UInt16.max, atLeast = 0
+                eachPart { part -> (total: Int, least: V, atLeast: Int) in
+                    var total = 0, least = V.max, atLeast = 0
                     var chunkStart = part.lowerBound
                     while chunkStart < part.upperBound {
                         let chunk = chunkStart..<min(part.upperBound, chunkStart + chunkSize)
                         codeMaps[0].withUnsafeBufferPointer { map in
-                            for slot in chunk { rules[slot] = Self.rulesValue(of: map[slot]) }
+                            for slot in chunk { rules[slot] = V.part(ofCode: map[slot]) }
                         }
                         for map in codeMaps.dropFirst() {
                             map.withUnsafeBufferPointer { map in
-                                for slot in chunk { rules[slot] &+= Self.rulesValue(of: map[slot]) }
+                                for slot in chunk { rules[slot] = V.adding(V.part(ofCode: map[slot]), to: rules[slot]) }
                             }
                         }
                         let sums = UnsafeBufferPointer(rebasing: rules[chunk])
@@ -431,7 +430,7 @@ extension SearchEngine {
             kept.total = firsts.reduce(0) { $0 + $1.total }
             // The least value and how many slots have it, unless an expired
             // slot was one of them and the last.
-            var leastCount: (least: UInt16, count: Int)? = firsts.reduce(nil) { known, part in
+            var leastCount: (least: V, count: Int)? = firsts.reduce(nil) { known, part in
                 guard part.least < missed else { return known }
                 guard let known, known.least <= part.least else { return (part.least, part.atLeast) }
                 return known.least == part.least ? (known.least, known.count + part.atLeast) : known
@@ -457,9 +456,9 @@ extension SearchEngine {
             // them, where a pass over every slot each round was a
             // millisecond of "midali ae" (twelve rounds).
             let exactRounds = 32
-            var bound: UInt16
+            var bound: V
             var reached: Int
-            var next: UInt16
+            var next: V
             if let known = leastCount, known.count >= limit {
                 // As many as wanted share the least value ("cozo l": 26,000):
                 // no pass over the sums to count them.
@@ -475,7 +474,7 @@ extension SearchEngine {
             }
             if reached < limit, next < missed {
                 let blockLeasts = Self.blockLeasts(of: UnsafeBufferPointer(rules), workers: workers)
-                var step: UInt16 = 1
+                var step = 1
                 var round = 0
                 while true {
                     round += 1
@@ -483,7 +482,7 @@ extension SearchEngine {
                         bound = next
                     } else {
                         step = step < 0x4000 ? step * 2 : step
-                        bound = min(max(next, bound + step), missed - 1)
+                        bound = V(min(max(Int(next), Int(bound) + step), Int(missed) - 1))
                     }
                     let counted = blockLeasts.withUnsafeBufferPointer {
                         Self.countAtMost(bound, in: UnsafeBufferPointer(rules), blockLeasts: $0)
@@ -501,8 +500,7 @@ extension SearchEngine {
                 let collected = eachPart { [bound] part -> KeptCandidates in
                     var kept = KeptCandidates(limit: limit)
                     for slot in Self.slots(in: part, of: UnsafeBufferPointer(rules), atMost: bound).lazy.map(Int.init) {
-                        let value = UInt64(rules[slot])
-                        let ruleBits = (value / 225) << 56 | (value % 225 / 25) << 48 | (value % 25) << 40
+                        let ruleBits = V.ruleBits(of: rules[slot])
                         if engagedSlots[slot] {
                             let rank = ranks[slot]
                             kept.engaged.append(PackedCandidate(
@@ -529,8 +527,6 @@ extension SearchEngine {
                 for part in collected { kept.absorb(part, precedes: precedes) }
             }}}
         }
-        let probes = matches.compactMap { TermProbe(matches: $0, trie: trie) }
-        return response(
-            from: kept, terms: terms, matches: matches, probes: probes.count == terms.count ? probes : nil, query: query)
+        return kept
     }
 }
