@@ -283,7 +283,7 @@ import Testing
             e.index((0..<600).map { item("a/\($0)", title: "\(word) epsilon \($0)") })
         }
         // Live tokens only, after the rounds left holes behind.
-        #expect(e.tokens.heads.count <= 2 * (0..<600).reduce(0) { $0 + e.tokens.span(of: UInt32($1)).count } + 4_096)
+        #expect(e.tokens.nodes.count <= 2 * (0..<600).reduce(0) { $0 + e.tokens.span(of: UInt32($1)).count } + 4_096)
         #expect(e.search(SearchQuery("west epsilon 599", now: referenceNow)).results.map(\.uniqueIdentifier) == ["a/599"])
         #expect(e.search(SearchQuery("alpha", now: referenceNow)).total == 0)
         #expect(e.search(SearchQuery("east", now: referenceNow)).total == 0)

@@ -165,7 +165,7 @@ import Testing
         let bytes = try Self.bytes(of: original)
         let (borrowing, owner) = try Self.loadBorrowing(bytes)
         var loaded = borrowing
-        #expect(loaded.tokens.heads.isBorrowed && loaded.tokens.places.isBorrowed)
+        #expect(loaded.tokens.nodes.isBorrowed && loaded.tokens.places.isBorrowed)
         #expect(loaded.trie.nodes.contains { $0.postingList.isBorrowed })
         #expect(loaded.records.values.contains { $0.item.attributeSet.packed.isBorrowed })
         let changes: [(inout SearchEngine) -> Void] = [
@@ -213,7 +213,7 @@ import Testing
         change(&original)
         change(&loaded)
         // Nothing borrowed is left, and the copies answer as the original.
-        #expect(!loaded.tokens.heads.isBorrowed && !loaded.tokens.counts.isBorrowed)
+        #expect(!loaded.tokens.nodes.isBorrowed && !loaded.tokens.counts.isBorrowed)
         #expect(!loaded.trie.nodes.contains { $0.postingList.isBorrowed })
         expectSameAnswers(original, loaded, "after the copies", seed: 2, queries: 40)
         let deletions: (inout SearchEngine) -> Void = { e in e.deleteItems(identifiers: Array(e.records.keys.sorted().prefix(300))) }
@@ -231,7 +231,7 @@ import Testing
         #expect(loaded.tokens.isBorrowed)
         let settled = loaded.settleLoadIfReady()
         #expect(settled)
-        #expect(loaded.pendingTables == nil && !loaded.tokens.heads.isBorrowed)
+        #expect(loaded.pendingTables == nil && !loaded.tokens.nodes.isBorrowed)
         #expect(!loaded.trie.nodes.contains { $0.postingList.isBorrowed })
         let again = loaded.settleLoadIfReady()
         #expect(!again)

@@ -92,6 +92,15 @@ struct FlatColumn<Element: BitwiseCopyable & Sendable>: @unchecked Sendable {
         }
     }
 
+    /// Changes the values in place, in storage of this column's own
+    /// (copied first when borrowed or shared).
+    mutating func withUnsafeMutableBufferPointer<R>(_ body: (UnsafeMutableBufferPointer<Element>) throws -> R) rethrows -> R {
+        guard count > 0 else { return try body(UnsafeMutableBufferPointer(start: nil, count: 0)) }
+        makeUniqueOwned(capacity: capacity)
+        let buffer = buffer.unsafelyUnwrapped
+        return try withExtendedLifetime(buffer) { try body(UnsafeMutableBufferPointer(start: buffer.base, count: buffer.elementCount)) }
+    }
+
     /// A copy in storage of its own with room for `capacity` values,
     /// whatever this one's storage is.
     func ownedCopy(capacity: Int) -> FlatColumn {

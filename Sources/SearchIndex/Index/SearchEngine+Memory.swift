@@ -15,7 +15,7 @@ extension SearchEngine {
             while buckets * 3 / 4 < table.capacity { buckets <<= 1 }
             return table.isEmpty ? 0 : buckets * (MemoryLayout<Key>.stride + MemoryLayout<Value>.stride)
         }
-        let arena = bytes(tokens.heads) + bytes(tokens.nodes) + bytes(tokens.fields) + bytes(tokens.places)
+        let arena = bytes(tokens.nodes) + bytes(tokens.fields) + bytes(tokens.places)
             + bytes(tokens.starts) + bytes(tokens.counts)
         var postings = 0
         var childLists = 0

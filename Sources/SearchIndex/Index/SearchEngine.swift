@@ -318,6 +318,33 @@ public struct SearchEngine: Sendable {
     /// Rebuilds the documents named in `sorted` (in order; an identifier
     /// named twice is rebuilt once) from the records, in place.
     private mutating func refresh(sorted named: [String]) {
+        refreshDocuments(sorted: named)
+        orderTrieIfDue()
+    }
+
+    /// Puts the trie's nodes back in the order of their paths
+    /// (`TokenTrie+Order`) once those made or freed since the last time
+    /// are an eighth of them: a token at such a node is tested by a walk up
+    /// the trie. A bulk build orders its nodes once, at its end; a one-item
+    /// change makes a few (a reorder at a million items takes some 50 ms).
+    mutating func orderTrieIfDue() {
+        let unordered = trie.unorderedNodeCount
+        guard unordered > 0, unordered >= trie.nodes.count / 8 else { return }
+        reorderTrie()
+    }
+
+    /// Renumbers the trie's nodes in the order of their paths, and what
+    /// holds node indices with them (the arena, the best lists and maps).
+    mutating func reorderTrie() {
+        settleTables()
+        let newIndex = trie.reorder()
+        tokens.renumberNodes(newIndex)
+        makeTopListsUnique()
+        topLists.renumberNodes(newIndex)
+        termMatches = TermMatchCache()
+    }
+
+    private mutating func refreshDocuments(sorted named: [String]) {
         // Every change comes through here: the tables (and the owned copies
         // of what a load borrowed) are taken before anything is changed.
         settleTables()
@@ -350,7 +377,7 @@ public struct SearchEngine: Sendable {
         let reader = documentReader
         var built = buildDocuments(chunks[0])
         reserveCapacity(documents: order.count)
-        let (nodesBefore, tokensBefore) = (trie.nodes.count, tokens.heads.count)
+        let (nodesBefore, tokensBefore) = (trie.nodes.count, tokens.nodes.count)
         for index in chunks.indices {
             let following = index + 1 < chunks.count ? chunks[index + 1] : nil
             let next = following.map { chunk in SharedMap(Array(chunk)) { reader.buildDocument($0) } }
@@ -368,8 +395,8 @@ public struct SearchEngine: Sendable {
                 // Untouched capacity is address space, not memory.
                 let remaining = order.count - chunks[0].count
                 trie.reserveCapacity(nodes: trie.nodes.count + (trie.nodes.count - nodesBefore) * remaining / chunks[0].count)
-                let tokensAtRate = (tokens.heads.count - tokensBefore) * remaining / chunks[0].count
-                tokens.reserveCapacity(tokens: tokens.heads.count + tokensAtRate + tokensAtRate / 4)
+                let tokensAtRate = (tokens.nodes.count - tokensBefore) * remaining / chunks[0].count
+                tokens.reserveCapacity(tokens: tokens.nodes.count + tokensAtRate + tokensAtRate / 4)
             }
         }
     }
@@ -572,18 +599,15 @@ public struct SearchEngine: Sendable {
     /// Inserts one document's tokens, a token at a time.
     private mutating func insertTokens(_ insert: PendingInsert) {
         var nodes: [Int32] = []
-        var heads: [UInt64] = []
         var places: [UInt32] = []
         nodes.reserveCapacity(insert.tokens.count)
-        heads.reserveCapacity(insert.tokens.count)
         places.reserveCapacity(insert.tokens.count)
         for (token, field) in zip(insert.tokens, insert.fields) {
             let (node, place) = trie.insertPosting(token, posting: .init(doc: insert.slot, field: field))
             nodes.append(node)
             places.append(place)
-            heads.append(TokenArena.head(of: token))
         }
-        finishInsert(insert, heads: heads, nodes: nodes, places: places)
+        finishInsert(insert, nodes: nodes, places: places)
     }
 
     /// Inserts the tokens of many documents (slots already prepared) in one
@@ -616,9 +640,7 @@ public struct SearchEngine: Sendable {
         var start = 0
         for index in batch.indices {
             let span = start..<(start + batch[index].tokens.count)
-            finishInsert(
-                batch[index], heads: Array(heads[span]), nodes: Array(nodes[span]), places: Array(places[span]),
-                counted: counted)
+            finishInsert(batch[index], nodes: Array(nodes[span]), places: Array(places[span]), counted: counted)
             start = span.upperBound
         }
     }
@@ -628,10 +650,10 @@ public struct SearchEngine: Sendable {
     /// distinct-document counts and best lists (`counted`: the counts were
     /// made with the postings, and nothing is cached).
     private mutating func finishInsert(
-        _ insert: PendingInsert, heads: [UInt64], nodes: [Int32], places: [UInt32], counted: Bool = false
+        _ insert: PendingInsert, nodes: [Int32], places: [UInt32], counted: Bool = false
     ) {
         let slot = insert.slot
-        tokens.set(slot: slot, heads: heads, nodes: nodes, fields: insert.fields, places: places)
+        tokens.set(slot: slot, nodes: nodes, fields: insert.fields, places: places)
         while ranks.count < documents.count {
             ranks.append(StaticRank())
             rankTiers.append(StaticRank().tier)

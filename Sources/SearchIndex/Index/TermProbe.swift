@@ -1,7 +1,25 @@
 /// A query term compiled for the scan loop of `SearchEngine+Scan`.
 ///
-/// Each trie node the term reaches as a prefix becomes a mask test on a
-/// token's head (its first eight UTF-8 bytes, see `TokenArena`):
+/// A token of the arena is tested by its trie node alone. Node indices
+/// follow the order of the nodes' paths (`TokenTrie+Order`), so the
+/// tokens under each node the term reaches as a prefix are a range of
+/// indices; the term's ranges are merged into disjoint segments, each with
+/// the best code of the prefixes over it:
+///
+/// ```
+///   term "coz"   locus 6, ordered range 6..<9
+///   token "cozo" node 7:  7 − 6 < 9 − 6 → prefix match
+///
+///   term "stoni" (typos)  segments  [1204, 1210) code 12 · [1210, 1211) code 4 · …
+///                         a token: a bit of a coarse filter, then a binary search
+/// ```
+///
+/// A node made since the trie was last put in order lies in no range: it
+/// is tested by a walk up the trie (rare: see `SearchEngine.orderTrieIfDue`).
+/// Whole-word nodes are compared by node.
+///
+/// A token given as text (a highlight) is tested on its first eight
+/// bytes instead, a mask per prefix node:
 ///
 /// ```
 ///   term "coz"   bits 63 6f 7a 00 00 00 00 00
@@ -9,8 +27,8 @@
 ///   token "cozo" head 63 6f 7a 6f 00 00 00 00   head & mask == bits → match
 /// ```
 ///
-/// A node more than eight bytes deep also needs a walk up the trie, done
-/// only when the mask test passes. Whole-word nodes are compared by node.
+/// A node more than eight bytes deep also needs its whole path compared,
+/// done only when the mask test passes.
 ///
 /// A hit is coded in one byte that orders as `TermHit` does:
 /// `typos × 8 + (prefix only ? 4 : 0) + field`, lower first.
@@ -54,13 +72,27 @@ struct TermProbe: Sendable {
     private var leadShift: UInt64 = 64
     private var leadKeys: [UInt64] = []
     /// A term that reaches one node, without typos, in at most eight bytes:
-    /// one mask test per token, and its node (or -1) for a whole word.
+    /// one mask test per token given as text, and its node (or -1) for a
+    /// whole word.
     private var single: (bits: UInt64, mask: UInt64, wholeNode: Int32)?
+
+    /// Nodes below this index are ordered (`TokenTrie.orderedLimit` when
+    /// the probe was made: the trie does not change under a query).
+    private let orderedLimit: Int32
+    /// A term that reaches one node, without typos, at any depth: one range
+    /// test per token of the arena (`low` and `width` of the node's ordered
+    /// range), and its node (or -1) for a whole word.
+    private var onlyRange: (low: UInt32, width: UInt32, node: Int32, wholeNode: Int32)?
+    /// Otherwise the prefixes' ordered ranges, merged (`TermProbe+Segments`).
+    /// One object: a highlight copies a probe for each token it tests, and
+    /// each array a probe holds is a retain and a release.
+    private var segments: Segments?
 
     init?(matches: TokenTrie.TermMatches, trie: TokenTrie) {
         guard matches.prefix.count + matches.whole.count <= Self.maximumNodes,
             matches.prefix.values.allSatisfy({ $0 <= 3 }), matches.whole.values.allSatisfy({ $0 <= 3 })
         else { return nil }
+        orderedLimit = trie.orderedLimit
         // Heads are read off the trie paths: a term with typos reaches up to
         // thousands of nodes, and building each one's string would cost more
         // than the rest of the query.
@@ -83,6 +115,14 @@ struct TermProbe: Sendable {
             wholeNodes.count <= 1, wholeNodes.allSatisfy({ $0 == only.node }), wholeCodes.allSatisfy({ $0 == 0 })
         {
             single = (only.bits, only.mask, wholeNodes.first ?? -1)
+        }
+        if prefixes.count == 1, let prefix = prefixes.first, prefix.code == 4,
+            wholeNodes.count <= 1, wholeNodes.allSatisfy({ $0 == prefix.node }), wholeCodes.allSatisfy({ $0 == 0 })
+        {
+            let node = trie[prefix.node]
+            onlyRange = (node.orderedLow, node.orderedHigh &- node.orderedLow, prefix.node, wholeNodes.first ?? -1)
+        } else {
+            segments = Segments(prefixes: prefixes.map { ($0.node, $0.code) }, trie: trie)
         }
         if prefixes.count > 2, prefixes.allSatisfy({ $0.mask >> 48 == 0xffff }) {
             leadFilter = [UInt64](repeating: 0, count: 1 << 10)
@@ -189,17 +229,25 @@ struct TermProbe: Sendable {
         return code
     }
 
+    /// The least code of the prefixes the token at `node` lies under, or
+    /// `miss` (whole-word codes are added apart: `improved(_:byWholeNode:)`).
+    @inline(__always)
+    func prefixCode(ofNode node: Int32, trie: TokenTrie) -> UInt8 {
+        if let onlyRange {
+            if UInt32(bitPattern: node) &- onlyRange.low < onlyRange.width { return 4 }
+            return node >= orderedLimit && trie.isAncestor(onlyRange.node, of: node) ? 4 : Self.miss
+        }
+        let segments = segments.unsafelyUnwrapped
+        guard node < orderedLimit else { return segments.unorderedCode(ofNode: node, trie: trie) }
+        return segments.code(of: UInt32(bitPattern: node))
+    }
+
     /// The first of `slot`'s tokens with the best hit, and that hit's code.
     func bestToken(of slot: UInt32, in tokens: TokenArena, trie: TokenTrie) -> (code: UInt8, node: Int32)? {
         var best: (code: UInt8, node: Int32)?
         for index in tokens.span(of: slot) {
             let node = tokens.nodes[index]
-            let head = tokens.heads[index]
-            var code = leadFilter.withUnsafeBufferPointer { leadFilter in
-                prefixes.withUnsafeBufferPointer { prefixes in
-                    prefixCode(of: head, leadFilter: leadFilter, prefixes: prefixes) { Self.isUnder($0.node, node, trie) }
-                }
-            }
+            var code = prefixCode(ofNode: node, trie: trie)
             guard code != Self.miss else { continue }
             code = improved(code, byWholeNode: node) + tokens.fields[index]
             if best == nil || code < best!.code { best = (code, node) }
@@ -207,72 +255,50 @@ struct TermProbe: Sendable {
         return best
     }
 
-    /// Whether the token at `node` lies in the subtree of `prefix`. The
-    /// token often is the prefix's own word (a common long word typed in
-    /// full): that is decided without the walk up the trie, whose every
-    /// step is a cache miss.
-    @inline(__always)
-    static func isUnder(_ prefix: Int32, _ node: Int32, _ trie: TokenTrie) -> Bool {
-        node == prefix || trie.isAncestor(prefix, of: node)
-    }
-
-    /// The cost of probing one document, relative to a one-prefix probe:
-    /// a probe with typos also filters, searches and walks.
-    var relativeCost: Double { single != nil ? 1 : 8 }
+    /// The cost of probing one document, relative to a one-range probe:
+    /// a probe with typos also filters and searches.
+    var relativeCost: Double { onlyRange != nil ? 1 : 8 }
 
     /// Whether any token in `span` matches the term: what counting needs
     /// once a document cannot reach the kept results (stops at the first).
     @inline(__always)
-    func matchesAny(
-        in span: Range<Int>, heads: UnsafeBufferPointer<UInt64>, nodes: UnsafeBufferPointer<Int32>, trie: TokenTrie
-    ) -> Bool {
-        if let single {
-            for index in span where heads[index] & single.mask == single.bits { return true }
+    func matchesAny(in span: Range<Int>, nodes: UnsafeBufferPointer<Int32>, trie: TokenTrie) -> Bool {
+        if let onlyRange {
+            for index in span {
+                let node = nodes[index]
+                if UInt32(bitPattern: node) &- onlyRange.low < onlyRange.width { return true }
+                if node >= orderedLimit, trie.isAncestor(onlyRange.node, of: node) { return true }
+            }
             return false
         }
-        return leadFilter.withUnsafeBufferPointer { leadFilter in
-            prefixes.withUnsafeBufferPointer { prefixes in
-                for index in span {
-                    let head = heads[index]
-                    guard let candidates = candidatePrefixes(of: head, count: prefixes.count, leadFilter: leadFilter) else {
-                        continue
-                    }
-                    for prefix in prefixes[candidates] where head & prefix.mask == prefix.bits {
-                        if !prefix.needsWalk || Self.isUnder(prefix.node, nodes[index], trie) { return true }
-                    }
-                }
-                return false
-            }
-        }
+        for index in span where prefixCode(ofNode: nodes[index], trie: trie) != Self.miss { return true }
+        return false
     }
 
     /// The best hit code of the term over the tokens in `span`, or `miss`.
     @inline(__always)
     func bestCode(
-        in span: Range<Int>, heads: UnsafeBufferPointer<UInt64>, nodes: UnsafeBufferPointer<Int32>,
-        fields: UnsafeBufferPointer<UInt8>, trie: TokenTrie
+        in span: Range<Int>, nodes: UnsafeBufferPointer<Int32>, fields: UnsafeBufferPointer<UInt8>, trie: TokenTrie
     ) -> UInt8 {
-        if let single {
-            // The common case: one prefix of at most eight bytes, no typos.
+        if let onlyRange {
+            // The common case: one prefix, no typos.
             var best = Self.miss
-            for index in span where heads[index] & single.mask == single.bits {
-                let code = (nodes[index] == single.wholeNode ? 0 : 4) + fields[index]
+            for index in span {
+                let node = nodes[index]
+                guard UInt32(bitPattern: node) &- onlyRange.low < onlyRange.width
+                    || (node >= orderedLimit && trie.isAncestor(onlyRange.node, of: node))
+                else { continue }
+                let code = (node == onlyRange.wholeNode ? 0 : 4) + fields[index]
                 if code < best { best = code }
             }
             return best
         }
         var best = Self.miss
-        leadFilter.withUnsafeBufferPointer { leadFilter in
-            prefixes.withUnsafeBufferPointer { prefixes in
-                for index in span {
-                    let node = nodes[index]
-                    let tokenBest = prefixCode(of: heads[index], leadFilter: leadFilter, prefixes: prefixes) {
-                        Self.isUnder($0.node, node, trie)
-                    }
-                    guard tokenBest != Self.miss else { continue }
-                    best = min(best, improved(tokenBest, byWholeNode: node) + fields[index])
-                }
-            }
+        for index in span {
+            let node = nodes[index]
+            let tokenBest = prefixCode(ofNode: node, trie: trie)
+            guard tokenBest != Self.miss else { continue }
+            best = Swift.min(best, improved(tokenBest, byWholeNode: node) + fields[index])
         }
         return best
     }

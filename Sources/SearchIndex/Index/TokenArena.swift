@@ -5,11 +5,15 @@
 /// ```
 ///  slot:      0            1          (hole)       2
 ///  spans:   [0, 3)       [3, 5)                  [9, 12)
-///  heads:   h  h  h      h  h      ·  ·  ·  ·    h  h  h    first 8 UTF-8 bytes
 ///  nodes:   n  n  n      n  n      ·  ·  ·  ·    n  n  n    trie node of the token
 ///  fields:  f  f  f      f  f      ·  ·  ·  ·    f  f  f    best field it occurs in
 ///  places:  p  p  p      p  p      ·  ·  ·  ·    p  p  p    index of its posting in the node
 /// ```
+///
+/// A token is tested against a query term by its node alone: node indices
+/// follow the order of the nodes' paths (`TokenTrie+Order`), so a prefix's
+/// tokens are a range of them. (The arena once kept each token's first
+/// eight bytes for that test: 175 MB at a million items.)
 ///
 /// Knowing where each posting sits lets a delete remove it in constant time
 /// (`TokenTrie.removePosting`) instead of searching a list that, for a
@@ -19,7 +23,6 @@
 /// the old ones were; holes are squeezed out (in slot order) once they
 /// outweigh the live tokens, so the arrays stay at most twice their content.
 struct TokenArena: Sendable {
-    private(set) var heads = FlatColumn<UInt64>()
     private(set) var nodes = FlatColumn<Int32>()
     private(set) var fields = FlatColumn<UInt8>()
     private(set) var places = FlatColumn<UInt32>()
@@ -34,10 +37,9 @@ struct TokenArena: Sendable {
     /// An arena from its parts, as a snapshot saved them (the columns are
     /// usually borrowed from the mapped file: see `FlatColumn`).
     init(
-        heads: FlatColumn<UInt64>, nodes: FlatColumn<Int32>, fields: FlatColumn<UInt8>, places: FlatColumn<UInt32>,
+        nodes: FlatColumn<Int32>, fields: FlatColumn<UInt8>, places: FlatColumn<UInt32>,
         starts: FlatColumn<UInt32>, counts: FlatColumn<UInt32>
     ) {
-        self.heads = heads
         self.nodes = nodes
         self.fields = fields
         self.places = places
@@ -48,7 +50,7 @@ struct TokenArena: Sendable {
 
     /// Whether every column is still read from a loaded snapshot (none changed since).
     var isBorrowed: Bool {
-        heads.isBorrowed && nodes.isBorrowed && fields.isBorrowed && places.isBorrowed && starts.isBorrowed
+        nodes.isBorrowed && fields.isBorrowed && places.isBorrowed && starts.isBorrowed
             && counts.isBorrowed
     }
 
@@ -62,7 +64,6 @@ struct TokenArena: Sendable {
             return column.ownedCopy(capacity: column.count + column.count / 8)
         }
         var arena = self
-        arena.heads = copy(heads)
         arena.nodes = copy(nodes)
         arena.fields = copy(fields)
         arena.places = copy(places)
@@ -85,30 +86,40 @@ struct TokenArena: Sendable {
 
     /// Room for `count` tokens in all (a bulk build).
     mutating func reserveCapacity(tokens count: Int) {
-        guard count > heads.capacity else { return }
-        heads.reserveCapacity(count)
+        guard count > nodes.capacity else { return }
         nodes.reserveCapacity(count)
         fields.reserveCapacity(count)
         places.reserveCapacity(count)
     }
 
     /// Replaces the tokens of `slot`.
-    mutating func set(
-        slot: UInt32, heads newHeads: [UInt64], nodes newNodes: [Int32], fields newFields: [UInt8], places newPlaces: [UInt32]
-    ) {
-        precondition(newHeads.count == newNodes.count && newNodes.count == newFields.count && newFields.count == newPlaces.count)
+    mutating func set(slot: UInt32, nodes newNodes: [Int32], fields newFields: [UInt8], places newPlaces: [UInt32]) {
+        precondition(newNodes.count == newFields.count && newFields.count == newPlaces.count)
         clear(slot: slot)
         while starts.count <= Int(slot) {
             starts.append(0)
             counts.append(0)
         }
-        starts[Int(slot)] = UInt32(heads.count)
-        counts[Int(slot)] = UInt32(newHeads.count)
-        heads.append(contentsOf: newHeads)
+        starts[Int(slot)] = UInt32(nodes.count)
+        counts[Int(slot)] = UInt32(newNodes.count)
         nodes.append(contentsOf: newNodes)
         fields.append(contentsOf: newFields)
         places.append(contentsOf: newPlaces)
-        liveTokens += newHeads.count
+        liveTokens += newNodes.count
+    }
+
+    /// Renames every token's node through `newIndex` (from `TokenTrie.reorder()`).
+    mutating func renumberNodes(_ newIndex: [Int32]) {
+        nodes.withUnsafeMutableBufferPointer { nodes in
+            newIndex.withUnsafeBufferPointer { newIndex in
+                // Holes keep what they held: nothing reads them, and a
+                // node they name may be gone.
+                for slot in starts.indices where counts[slot] > 0 {
+                    let start = Int(starts[slot])
+                    for index in start..<(start + Int(counts[slot])) { nodes[index] = newIndex[Int(nodes[index])] }
+                }
+            }
+        }
     }
 
     /// Notes that `slot`'s posting in `node` now sits at `place`.
@@ -126,15 +137,13 @@ struct TokenArena: Sendable {
         liveTokens -= Int(counts[Int(slot)])
         counts[Int(slot)] = 0
         starts[Int(slot)] = 0
-        if heads.count > 4_096, heads.count > 2 * liveTokens { compact() }
+        if nodes.count > 4_096, nodes.count > 2 * liveTokens { compact() }
     }
 
     private mutating func compact() {
-        var packedHeads = FlatColumn<UInt64>()
         var packedNodes = FlatColumn<Int32>()
         var packedFields = FlatColumn<UInt8>()
         var packedPlaces = FlatColumn<UInt32>()
-        packedHeads.reserveCapacity(liveTokens)
         packedNodes.reserveCapacity(liveTokens)
         packedFields.reserveCapacity(liveTokens)
         packedPlaces.reserveCapacity(liveTokens)
@@ -143,13 +152,11 @@ struct TokenArena: Sendable {
         }
         for slot in starts.indices where counts[slot] > 0 {
             let span = span(of: UInt32(slot))
-            starts[slot] = UInt32(packedHeads.count)
-            move(span, of: heads, to: &packedHeads)
+            starts[slot] = UInt32(packedNodes.count)
             move(span, of: nodes, to: &packedNodes)
             move(span, of: fields, to: &packedFields)
             move(span, of: places, to: &packedPlaces)
         }
-        heads = packedHeads
         nodes = packedNodes
         fields = packedFields
         places = packedPlaces
@@ -157,7 +164,9 @@ struct TokenArena: Sendable {
 
     /// The first eight UTF-8 bytes of `text`, big-endian, zero-padded: a
     /// token begins with a term of at most eight bytes exactly when their
-    /// heads agree on the term's bytes.
+    /// heads agree on the term's bytes. (Not kept in the arena: a bulk
+    /// insert sorts by them, a document's build finds its repeated tokens
+    /// by them, and a highlight tests a token given as text by them.)
     static func head<S: Sequence>(of utf8: S) -> UInt64 where S.Element == UInt8 {
         var value: UInt64 = 0
         var count = 0

@@ -131,6 +131,19 @@ final class TopListCache: @unchecked Sendable {
         return fresh
     }
 
+    /// Renames every node through `newIndex` (from `TokenTrie.reorder()`);
+    /// what a node no longer there had cached is dropped.
+    func renumberNodes(_ newIndex: [Int32]) {
+        lock.lock(); defer { lock.unlock() }
+        let old = summaries
+        summaries = Dictionary(minimumCapacity: old.count)
+        listed = []
+        for (node, summary) in old where Int(node) < newIndex.count && newIndex[Int(node)] >= 0 {
+            summaries[newIndex[Int(node)]] = summary
+            markListed(newIndex[Int(node)])
+        }
+    }
+
     /// Changes what the listed nodes among `touched` have cached, in place
     /// and under the lock: `body` gets each one's field (passed through)
     /// and summary; a summary it leaves empty is dropped.

@@ -18,7 +18,8 @@ import Foundation
 /// documents  chunks · (kind, fields)…           kind 1: "as record n, which stands for it, says"
 /// slots      free slots · ranks · expirations · engaged flags
 /// trie       node columns · label counts · labels · child counts · children · posting counts · postings (a column)
-/// arena      heads · nodes · fields · places · starts · counts   (columns)
+///            · ordered ranges · free nodes · stamp · ordered limit · retired nodes
+/// arena      nodes · fields · places · starts · counts   (columns)
 /// best lists count · (node, [entry])… twice (subtree, own)
 /// trailer    magic
 /// ```
@@ -39,7 +40,9 @@ extension SearchEngine {
     /// `sortedGatherLimit` (16,384), which a load would keep for good; a
     /// store saved before is rebuilt once from its records instead.
     /// 16: best-list entries are one 32-bit word (`TopEntry`).
-    static let snapshotFormat: UInt32 = 16
+    /// 17: trie nodes in the order of their paths, with their ordered
+    /// ranges (`TokenTrie+Order`); the arena without token heads.
+    static let snapshotFormat: UInt32 = 17
 
     private static var layoutSizes: [UInt32] {
         [MemoryLayout<TokenTrie.Posting>.stride, MemoryLayout<TokenTrie.Child>.stride, MemoryLayout<TopEntry>.stride,
@@ -110,7 +113,6 @@ extension SearchEngine {
         try out.write(array: engagedSlots.map { UInt8($0 ? 1 : 0) })
 
         try writeTrie(to: &out)
-        try out.write(column: tokens.heads)
         try out.write(column: tokens.nodes)
         try out.write(column: tokens.fields)
         try out.write(column: tokens.places)
@@ -271,9 +273,13 @@ extension SearchEngine {
         postings.reserveCapacity(nodes.reduce(0) { $0 + $1.postingList.count })
         for node in nodes { node.postingList.withUnsafeBufferPointer { postings.append(contentsOf: $0) } }
         try out.write(column: postings)
+        try out.write(array: nodes.map(\.orderedLow))
+        try out.write(array: nodes.map(\.orderedHigh))
         let parts = trie.savedParts
         try out.write(array: parts.freeNodes)
         try out.write(parts.stampCounter)
+        try out.write(parts.orderedLimit)
+        try out.write(parts.retiredNodes)
     }
 
     /// Loads an engine from `bytes` as `writeSnapshot` wrote them.
@@ -376,7 +382,7 @@ extension SearchEngine {
             return try input.readColumn()
         }
         tokens = TokenArena(
-            heads: try arenaColumn(), nodes: try arenaColumn(), fields: try arenaColumn(),
+            nodes: try arenaColumn(), fields: try arenaColumn(),
             places: try arenaColumn(), starts: try arenaColumn(), counts: try arenaColumn())
 
         var tables: [[Int32: [TopEntry]]] = []
@@ -527,9 +533,24 @@ extension SearchEngine {
         let (children, childTotal) = try input.readArrayInPlace(of: TokenTrie.Child.self)
         let postingCounts: [UInt32] = try input.readArray()
         let (postings, postingTotal, lender) = try input.readColumnInPlace(of: TokenTrie.Posting.self)
+        let orderedLows: [UInt32] = try input.readArray()
+        let orderedHighs: [UInt32] = try input.readArray()
+        let freeNodes: [Int32] = try input.readArray()
+        let stampCounter = try input.read(UInt32.self)
+        let orderedLimit = try input.read(Int32.self)
+        let retiredNodes = try input.read(Int.self)
         guard [parents.count, scalars.count, depths.count, labelCounts.count, subtreeCounts.count, documentCounts.count,
-               stamps.count, childCounts.count, postingCounts.count].allSatisfy({ $0 == count }), count > 0 else {
+               stamps.count, childCounts.count, postingCounts.count, orderedLows.count, orderedHighs.count]
+            .allSatisfy({ $0 == count }), count > 0 else {
             throw SnapshotError(.malformed, "the trie's columns differ in length")
+        }
+        // A range past the ordered nodes would let a test call a node
+        // made later one of them.
+        guard orderedLimit >= 1, Int(orderedLimit) <= count, retiredNodes >= 0,
+            zip(orderedLows, orderedHighs).allSatisfy({ $0 <= $1 && $1 <= UInt32(orderedLimit) }),
+            freeNodes.allSatisfy({ $0 >= orderedLimit && Int($0) < count })
+        else {
+            throw SnapshotError(.malformed, "the trie's ordered ranges are out of bounds")
         }
         // Nodes keep their counts in 32 bits.
         guard subtreeCounts.allSatisfy({ UInt32(exactly: $0) != nil }),
@@ -572,12 +593,15 @@ extension SearchEngine {
                         childCount: childStartsView[index + 1] - childStart,
                         postings: postingList(at: postingStart, count: postingStartsView[index + 1] - postingStart),
                         subtreeCount: UInt32(truncatingIfNeeded: subtreeCounts[index]),
-                        documentCount: UInt32(truncatingIfNeeded: documentCounts[index]), stamp: stamps[index]))
+                        documentCount: UInt32(truncatingIfNeeded: documentCounts[index]), stamp: stamps[index],
+                        orderedLow: orderedLows[index], orderedHigh: orderedHighs[index]))
                 }
             }
             initialized = count
         }
-        return TokenTrie(restoring: nodes, labels: labels, freeNodes: try input.readArray(), stampCounter: try input.read(UInt32.self))
+        return TokenTrie(
+            restoring: nodes, labels: labels, freeNodes: freeNodes, stampCounter: stampCounter,
+            orderedLimit: orderedLimit, retiredNodes: retiredNodes)
     }
 }
 

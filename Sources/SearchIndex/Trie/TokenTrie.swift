@@ -61,15 +61,15 @@ struct TokenTrie: Sendable {
         var node: Int32
     }
 
-    /// One node: 56 bytes, its two lists apart on the heap, its edge label
-    /// in the trie's `labels` pool.
+    /// One node: 64 bytes (a cache line), its two lists apart on the heap,
+    /// its edge label in the trie's `labels` pool.
     ///
     /// ```
-    ///  parent  scalar  depth  stamp  subtree  documents  label        firstChild    moreChildren  postingList
-    ///  Int32   UInt32  Int32  UInt32 UInt32   UInt32     start,count  (scalar,node) [Child] ─┐    FlatColumn ─┐
-    ///                                                                                        ▼               ▼
-    ///                                                               heap: rest by scalar   heap, or the loaded
-    ///                                                                                      snapshot's mapping
+    ///  parent  scalar  depth  stamp  subtree  documents  label        ordered   firstChild    moreChildren  postingList
+    ///  Int32   UInt32  Int32  UInt32 UInt32   UInt32     start,count  low,high  (scalar,node) [Child] ─┐    FlatColumn ─┐
+    ///                                                                                                  ▼               ▼
+    ///                                                                         heap: rest by scalar   heap, or the loaded
+    ///                                                                                                snapshot's mapping
     /// ```
     ///
     /// `scalar` is the label's first (what the parent's child list is keyed
@@ -90,6 +90,10 @@ struct TokenTrie: Sendable {
         /// The edge from the parent: `labelCount` scalars of `labels` from `labelStart`.
         var labelStart: UInt32 = 0
         var labelCount: UInt32 = 0
+        /// The ordered nodes of this subtree (`TokenTrie+Order`):
+        /// `orderedLow..<orderedHigh`, empty for a subtree made since.
+        var orderedLow: UInt32 = 0
+        var orderedHigh: UInt32 = 0
         /// The child of least scalar; `node` 0 (the root, never a child) when there is none.
         fileprivate var firstChild = Child(scalar: 0, node: 0)
         /// The other children, sorted by scalar, every one above `firstChild`'s.
@@ -113,6 +117,13 @@ struct TokenTrie: Sendable {
 
         /// The children, by scalar.
         var children: Children { Children(first: firstChild, more: moreChildren) }
+
+        /// Points the node's links (parent, children) at their new indices.
+        mutating func relink(_ newIndex: UnsafeBufferPointer<Int32>) {
+            if parent >= 0 { parent = newIndex[Int(parent)] }
+            if firstChild.node != 0 { firstChild.node = newIndex[Int(firstChild.node)] }
+            for position in moreChildren.indices { moreChildren[position].node = newIndex[Int(moreChildren[position].node)] }
+        }
     }
 
     /// A node's children in scalar order, read without building an array.
@@ -125,7 +136,7 @@ struct TokenTrie: Sendable {
         subscript(position: Int) -> Child { position == 0 ? first : more[position - 1] }
     }
 
-    private(set) var nodes: [Node] = [Node(parent: -1, scalar: 0, depth: 0)]
+    private(set) var nodes: [Node] = [Node(root: ())]
     /// Every node's edge label, each a range of this pool. A split edge's
     /// two nodes share its range; a pruned node's range is left unused
     /// until those make half the pool, which is then rewritten (a snapshot
@@ -133,19 +144,32 @@ struct TokenTrie: Sendable {
     private(set) var labels: [UInt32] = []
     /// Scalars of `labels` no node uses.
     private var unusedLabelScalars = 0
+    /// Free node indices to reuse, all at or above `orderedLimit` (an
+    /// ordered index freed is not reused until the next `reorder()`).
     private var freeNodes: [Int32] = []
     private var stampCounter: UInt32 = 0
+    /// Nodes below this index are in the order of their paths, as of the
+    /// last `reorder()`; those at or above it were made since (see
+    /// `TokenTrie+Order`).
+    private(set) var orderedLimit: Int32 = 1
+    /// Ordered indices freed since the last `reorder()`.
+    private(set) var retiredNodes = 0
 
     static let root: Int32 = 0
 
     init() {}
 
     /// A trie from its parts, as a snapshot saved them.
-    init(restoring nodes: [Node], labels: [UInt32], freeNodes: [Int32], stampCounter: UInt32) {
+    init(
+        restoring nodes: [Node], labels: [UInt32], freeNodes: [Int32], stampCounter: UInt32,
+        orderedLimit: Int32 = 1, retiredNodes: Int = 0
+    ) {
         self.nodes = nodes
         self.labels = labels
         self.freeNodes = freeNodes
         self.stampCounter = stampCounter
+        self.orderedLimit = orderedLimit
+        self.retiredNodes = retiredNodes
         postingsBorrowed = nodes.contains { $0.postingList.isBorrowed }
     }
 
@@ -183,7 +207,9 @@ struct TokenTrie: Sendable {
     }
 
     /// The parts `init(restoring:)` takes.
-    var savedParts: (freeNodes: [Int32], stampCounter: UInt32) { (freeNodes, stampCounter) }
+    var savedParts: (freeNodes: [Int32], stampCounter: UInt32, orderedLimit: Int32, retiredNodes: Int) {
+        (freeNodes, stampCounter, orderedLimit, retiredNodes)
+    }
 
     /// Number of distinct tokens stored.
     var tokenCount: Int { nodes.reduce(0) { $0 + ($1.postingList.isEmpty ? 0 : 1) } }
@@ -735,6 +761,9 @@ struct TokenTrie: Sendable {
         upper.subtreeCount = lower.subtreeCount
         upper.documentCount = lower.documentCount
         upper.stamp = lower.stamp
+        // Its subtree is `node`'s, ordered nodes included.
+        upper.orderedLow = lower.orderedLow
+        upper.orderedHigh = lower.orderedHigh
         let restStart = lower.labelStart + UInt32(count)
         upper.firstChild = Child(scalar: labels[Int(restStart)], node: node)
         let index = allocate(upper)
@@ -765,7 +794,9 @@ struct TokenTrie: Sendable {
             }
             unusedLabelScalars += Int(nodes[Int(node)].labelCount)
             nodes[Int(node)] = Node(parent: -1, scalar: 0, depth: 0)
-            freeNodes.append(node)
+            // An ordered index stays unused: reused, it would lie inside
+            // the ordered ranges of nodes its new path is not under.
+            if node >= orderedLimit { freeNodes.append(node) } else { retiredNodes += 1 }
             node = parent
         }
         if unusedLabelScalars > 4_096, unusedLabelScalars > labels.count / 2 { compactLabels() }
@@ -783,6 +814,15 @@ struct TokenTrie: Sendable {
         }
         labels = compacted
         unusedLabelScalars = 0
+    }
+
+    /// Takes `ordered`, every live node in the order of its path with its
+    /// links and ordered range set, in place of the nodes (`reorder()`).
+    mutating func adoptOrderedNodes(_ ordered: [Node]) {
+        nodes = ordered
+        orderedLimit = Int32(ordered.count)
+        freeNodes = []
+        retiredNodes = 0
     }
 
     /// Scalars in the label pool, and how many of them no node uses.
@@ -864,8 +904,10 @@ struct TokenTrie: Sendable {
         }
     }
 
-    /// Whether `ancestor` is `node` or lies on its path to the root.
+    /// Whether `ancestor` is `node` or lies on its path to the root: for
+    /// an ordered `node`, one range test (`TokenTrie+Order`), else a walk up.
     @inline(__always) func isAncestor(_ ancestor: Int32, of node: Int32) -> Bool {
+        if node < orderedLimit { return isOrdered(node, under: ancestor) }
         let targetDepth = depth(of: ancestor)
         var current = node
         while depth(of: current) > targetDepth { current = parent(of: current) }
@@ -882,15 +924,22 @@ extension TokenTrie.Node {
         self.init(parent: parent, scalar: scalar, depth: depth, stamp: 0)
     }
 
+    /// The root of a new trie: ordered, alone in its range.
+    init(root: Void) {
+        self.init(parent: -1, scalar: 0, depth: 0, stamp: 0, orderedLow: 0, orderedHigh: 1)
+    }
+
     /// A node as a snapshot saved it: `childCount` children sorted by
     /// scalar at `children` (bytes as written, maybe unaligned).
     init(parent: Int32, scalar: UInt32, depth: Int32, labelStart: UInt32, labelCount: UInt32,
          children: UnsafeRawPointer, childCount: Int,
-         postings: FlatColumn<TokenTrie.Posting>, subtreeCount: UInt32, documentCount: UInt32, stamp: UInt32) {
+         postings: FlatColumn<TokenTrie.Posting>, subtreeCount: UInt32, documentCount: UInt32, stamp: UInt32,
+         orderedLow: UInt32, orderedHigh: UInt32) {
         let stride = MemoryLayout<TokenTrie.Child>.stride
         self.init(
             parent: parent, scalar: scalar, depth: depth, stamp: stamp, storedSubtreeCount: subtreeCount,
             storedDocumentCount: documentCount, labelStart: labelStart, labelCount: labelCount,
+            orderedLow: orderedLow, orderedHigh: orderedHigh,
             firstChild: childCount > 0 ? children.loadUnaligned(as: TokenTrie.Child.self) : TokenTrie.Child(scalar: 0, node: 0),
             moreChildren: childCount > 1 ? SnapshotReader.array(from: children + stride, count: childCount - 1) : [],
             postingList: postings)

@@ -1,0 +1,86 @@
+/// Node indices in the order of the nodes' paths, so that "is this token
+/// under that prefix?" is one range test on the token's node index.
+///
+/// `reorder()` renumbers the live nodes in preorder, children by scalar:
+/// the order of their paths. The tokens starting with a prefix are then
+/// one run of indices, its locus's subtree, kept in the node as
+/// `orderedLow..<orderedHigh`:
+///
+/// ```
+///  index  path          ordered range
+///  0      (root)        0..<7
+///  1      "b"           1..<5
+///  2      "bre"         2..<5      "bre" ⊐ "bren", "brenda", "brent"
+///  3      "brenda"      3..<4
+///  4      "brent"       4..<5
+///  5      "c"           5..<7
+///  6      "coz"         6..<7
+/// ```
+///
+/// The scan tests a token of a candidate document against a query term
+/// this way (`TermProbe`) instead of comparing the token's first bytes,
+/// which the token arena kept for it: 8 bytes a token, 175 MB at a million
+/// items, for a test that also needed a walk up the trie past 8 bytes.
+///
+/// Changes keep the ranges true without renumbering. The indices below
+/// `orderedLimit` are the ordered ones; a node made since takes an index
+/// at or above it, so no ordered range contains it, and a test of such a
+/// token walks up the trie instead. A split node's subtree is the lower
+/// node's, so it takes that node's range; a new leaf's range is empty. A
+/// pruned ordered index is never reused (it lies inside its ancestors'
+/// ranges): it waits for the next `reorder()`, which a change makes once
+/// the unordered nodes are worth it (`SearchEngine.orderTrieIfDue`).
+extension TokenTrie {
+    /// Whether the ordered node `node` lies in the subtree of `ancestor`
+    /// (or is it).
+    @inline(__always)
+    func isOrdered(_ node: Int32, under ancestor: Int32) -> Bool {
+        nodes.withUnsafeBufferPointer { nodes in
+            let low = nodes[Int(ancestor)].orderedLow
+            return UInt32(bitPattern: node) &- low < nodes[Int(ancestor)].orderedHigh &- low
+        }
+    }
+
+    /// Nodes made, and ordered indices freed, since the last `reorder()`:
+    /// what another one would put in order.
+    var unorderedNodeCount: Int { nodes.count - Int(orderedLimit) + retiredNodes }
+
+    /// Renumbers the live nodes in the order of their paths and sets their
+    /// ordered ranges; freed nodes are dropped. Returns each old index's
+    /// new one (-1 for a freed node), for whatever else holds node indices.
+    mutating func reorder() -> [Int32] {
+        var newIndex = [Int32](repeating: -1, count: nodes.count)
+        var preorder: [Int32] = []
+        preorder.reserveCapacity(nodes.count - freeNodeCount)
+        var stack: [Int32] = [Self.root]
+        while let node = stack.popLast() {
+            newIndex[Int(node)] = Int32(preorder.count)
+            preorder.append(node)
+            // The least scalar on top of the stack: visited first.
+            let children = self[node].children
+            for position in children.indices.reversed() { stack.append(children[position].node) }
+        }
+        var ordered: [Node] = []
+        ordered.reserveCapacity(preorder.count)
+        newIndex.withUnsafeBufferPointer { newIndex in
+            for old in preorder {
+                var node = nodes[Int(old)]
+                node.relink(newIndex)
+                ordered.append(node)
+            }
+        }
+        // A subtree's size, summed from the last node back: each node's
+        // children come after it.
+        var sizes = [UInt32](repeating: 1, count: ordered.count)
+        for index in ordered.indices.dropFirst().reversed() { sizes[Int(ordered[index].parent)] += sizes[index] }
+        for index in ordered.indices {
+            ordered[index].orderedLow = UInt32(index)
+            ordered[index].orderedHigh = UInt32(index) + sizes[index]
+        }
+        adoptOrderedNodes(ordered)
+        return newIndex
+    }
+
+    /// Freed indices, ordered or not.
+    private var freeNodeCount: Int { savedParts.freeNodes.count + retiredNodes }
+}
