@@ -679,7 +679,8 @@ public struct SearchEngine: Sendable {
         makeTopListsUnique()
         removeFromTopLists(slot, touched: touched, tokenNodes: nodes, tokenFields: fields)
         for index in tokens.span(of: slot) {
-            let node = tokens.nodes[index], place = tokens.places[index]
+            let node = tokens.nodes[index]
+            let place = trie.position(of: slot, in: node, lowBits: tokens.places[index])
             if let moved = trie.removePosting(at: place, from: node) {
                 tokens.movePosting(of: moved, in: node, to: place)
             }

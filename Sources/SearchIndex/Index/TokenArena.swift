@@ -7,7 +7,7 @@
 ///  spans:   [0, 3)       [3, 5)                  [9, 12)
 ///  nodes:   n  n  n      n  n      ·  ·  ·  ·    n  n  n    trie node of the token
 ///  fields:  f  f  f      f  f      ·  ·  ·  ·    f  f  f    best field it occurs in
-///  places:  p  p  p      p  p      ·  ·  ·  ·    p  p  p    index of its posting in the node
+///  places:  p  p  p      p  p      ·  ·  ·  ·    p  p  p    index of its posting in the node, low 16 bits
 /// ```
 ///
 /// A token is tested against a query term by its node alone: node indices
@@ -17,7 +17,11 @@
 ///
 /// Knowing where each posting sits lets a delete remove it in constant time
 /// (`TokenTrie.removePosting`) instead of searching a list that, for a
-/// common word, holds most of the index.
+/// common word, holds most of the index. The place's low 16 bits are
+/// enough: a list of up to 65,536 postings has one candidate place, a
+/// common word's (400,000 at a million items) a few, told apart by their
+/// documents (`TokenTrie.position(of:in:lowBits:)`). Whole places took 87
+/// MB at a million items; these take half.
 ///
 /// Re-tokenising a document appends its new tokens and leaves a hole where
 /// the old ones were; holes are squeezed out (in slot order) once they
@@ -25,7 +29,7 @@
 struct TokenArena: Sendable {
     private(set) var nodes = FlatColumn<Int32>()
     private(set) var fields = FlatColumn<UInt8>()
-    private(set) var places = FlatColumn<UInt32>()
+    private(set) var places = FlatColumn<UInt16>()
     /// First token of each slot, and how many it has (0: no document).
     private(set) var starts = FlatColumn<UInt32>()
     private(set) var counts = FlatColumn<UInt32>()
@@ -37,7 +41,7 @@ struct TokenArena: Sendable {
     /// An arena from its parts, as a snapshot saved them (the columns are
     /// usually borrowed from the mapped file: see `FlatColumn`).
     init(
-        nodes: FlatColumn<Int32>, fields: FlatColumn<UInt8>, places: FlatColumn<UInt32>,
+        nodes: FlatColumn<Int32>, fields: FlatColumn<UInt8>, places: FlatColumn<UInt16>,
         starts: FlatColumn<UInt32>, counts: FlatColumn<UInt32>
     ) {
         self.nodes = nodes
@@ -104,7 +108,7 @@ struct TokenArena: Sendable {
         counts[Int(slot)] = UInt32(newNodes.count)
         nodes.append(contentsOf: newNodes)
         fields.append(contentsOf: newFields)
-        places.append(contentsOf: newPlaces)
+        places.append(contentsOf: newPlaces.map { UInt16(truncatingIfNeeded: $0) })
         liveTokens += newNodes.count
     }
 
@@ -125,7 +129,7 @@ struct TokenArena: Sendable {
     /// Notes that `slot`'s posting in `node` now sits at `place`.
     mutating func movePosting(of slot: UInt32, in node: Int32, to place: UInt32) {
         for index in span(of: slot) where nodes[index] == node {
-            places[index] = place
+            places[index] = UInt16(truncatingIfNeeded: place)
             return
         }
         preconditionFailure("slot \(slot) has no token at node \(node)")
@@ -143,7 +147,7 @@ struct TokenArena: Sendable {
     private mutating func compact() {
         var packedNodes = FlatColumn<Int32>()
         var packedFields = FlatColumn<UInt8>()
-        var packedPlaces = FlatColumn<UInt32>()
+        var packedPlaces = FlatColumn<UInt16>()
         packedNodes.reserveCapacity(liveTokens)
         packedFields.reserveCapacity(liveTokens)
         packedPlaces.reserveCapacity(liveTokens)

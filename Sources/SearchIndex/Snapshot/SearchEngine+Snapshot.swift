@@ -41,7 +41,8 @@ extension SearchEngine {
     /// store saved before is rebuilt once from its records instead.
     /// 16: best-list entries are one 32-bit word (`TopEntry`).
     /// 17: trie nodes in the order of their paths, with their ordered
-    /// ranges (`TokenTrie+Order`); the arena without token heads.
+    /// ranges (`TokenTrie+Order`); the arena without token heads, and its
+    /// places 16 bits.
     static let snapshotFormat: UInt32 = 17
 
     private static var layoutSizes: [UInt32] {

@@ -693,6 +693,21 @@ struct TokenTrie: Sendable {
         removePosting(at: UInt32(index), from: node)
     }
 
+    /// Where `doc`'s posting sits in `node`'s list, given the position's low
+    /// 16 bits (what the token arena keeps): the first of the positions
+    /// with those bits that holds it. A list of up to 65,536 postings has
+    /// one such position; a longer one a position every 65,536.
+    func position(of doc: UInt32, in node: Int32, lowBits: UInt16) -> UInt32 {
+        withPostings(of: node) { postings in
+            var position = Int(lowBits)
+            while position < postings.count {
+                if postings[position].doc == doc { return UInt32(position) }
+                position += 1 << 16
+            }
+            preconditionFailure("document \(doc) has no posting in node \(node)")
+        }
+    }
+
     /// Removes the posting at `position` of `node` in constant time: the
     /// list's last posting moves into the gap (order within a list carries
     /// no meaning). Returns the document whose posting moved, so its owner
