@@ -32,20 +32,53 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
     /// The byte count, and where `supportsPhoneCall` starts: the fields
     /// after the lists (the URL and related identifier that indexing reads
     /// for every item, the extras) are reached without skipping the lists.
+    ///
+    /// Eight bytes: a set's own bytes follow it. A set that borrows its
+    /// bytes (from a loaded snapshot) marks its count, and its elements
+    /// hold where the bytes are and what keeps them valid instead:
+    ///
+    /// ```
+    ///  own:       object header │ count   tail │ bytes …
+    ///  borrowed:  object header │ count|B tail │ pointer owner ──► the mapping
+    /// ```
+    ///
+    /// (A header with the pointer and the owner beside the counts was 32
+    /// bytes for every set, 24 MB at a million items of which nearly
+    /// none borrows.)
     struct Header {
-        var count: Int
-        var tail: Int
-        /// Where the bytes are when they are not this buffer's own: in a
-        /// loaded snapshot, kept valid by `owner` (see `validating`).
-        var borrowed: UnsafePointer<UInt8>?
-        var owner: (AnyObject & Sendable)?
+        var storedCount: UInt32
+        var tail: UInt32
+
+        static let borrowedFlag: UInt32 = 1 << 31
+
+        init(count: Int, tail: Int, borrowed: Bool) {
+            precondition(count < Int(Self.borrowedFlag), "an attribute set holds less than 2 GB")
+            storedCount = UInt32(count) | (borrowed ? Self.borrowedFlag : 0)
+            self.tail = UInt32(tail)
+        }
+
+        var count: Int { Int(storedCount & ~Self.borrowedFlag) }
+        var isBorrowed: Bool { storedCount & Self.borrowedFlag != 0 }
+    }
+
+    /// What a borrowing set's elements hold: its bytes' place and their
+    /// owner, retained while the set lives.
+    private struct Borrowed {
+        var bytes: UnsafePointer<UInt8>
+        var owner: Unmanaged<AnyObject>
+    }
+
+    deinit {
+        withUnsafeMutablePointers { header, elements in
+            guard header.pointee.isBorrowed else { return }
+            UnsafeRawPointer(elements).loadUnaligned(as: Borrowed.self).owner.release()
+        }
     }
 
     /// Whether the bytes are borrowed from a loaded snapshot.
-    var isBorrowed: Bool { withUnsafeMutablePointerToHeader { $0.pointee.borrowed != nil } }
+    var isBorrowed: Bool { withUnsafeMutablePointerToHeader { $0.pointee.isBorrowed } }
 
-    /// The byte count and tail offset: what a cursor needs of the header
-    /// (without copying the owner, a retain on every read).
+    /// The byte count and tail offset: what a cursor needs of the header.
     struct Layout {
         var count: Int
         var tail: Int
@@ -54,7 +87,10 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
     /// The bytes (borrowed, or this buffer's elements) and their layout.
     @inline(__always) private func withBase<R>(_ body: (UnsafePointer<UInt8>, Layout) throws -> R) rethrows -> R {
         try withUnsafeMutablePointers { header, elements in
-            try body(header.pointee.borrowed ?? UnsafePointer(elements), Layout(count: header.pointee.count, tail: header.pointee.tail))
+            let stored = header.pointee
+            let base = stored.isBorrowed
+                ? UnsafeRawPointer(elements).loadUnaligned(as: Borrowed.self).bytes : UnsafePointer(elements)
+            return try body(base, Layout(count: stored.count, tail: Int(stored.tail)))
         }
     }
 
@@ -133,14 +169,19 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
     ) -> PackedAttributes {
         precondition(!bytes.isEmpty && tail < bytes.count)
         guard let owner else { return make(copying: bytes, tail: tail) }
-        let buffer = create(minimumCapacity: 0) { _ in
-            Header(count: bytes.count, tail: tail, borrowed: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), owner: owner)
+        let buffer = create(minimumCapacity: MemoryLayout<Borrowed>.size) { _ in
+            Header(count: bytes.count, tail: tail, borrowed: true)
+        }
+        buffer.withUnsafeMutablePointerToElements { elements in
+            let borrowed = Borrowed(
+                bytes: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), owner: .passRetained(owner as AnyObject))
+            UnsafeMutableRawPointer(elements).storeBytes(of: borrowed, as: Borrowed.self)
         }
         return unsafeDowncast(buffer, to: PackedAttributes.self)
     }
 
     private static func make(copying bytes: UnsafeRawBufferPointer, tail: Int) -> PackedAttributes {
-        let buffer = create(minimumCapacity: bytes.count) { _ in Header(count: bytes.count, tail: tail, borrowed: nil, owner: nil) }
+        let buffer = create(minimumCapacity: bytes.count) { _ in Header(count: bytes.count, tail: tail, borrowed: false) }
         buffer.withUnsafeMutablePointerToElements { elements in
             UnsafeMutableRawPointer(elements).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
         }
@@ -161,7 +202,7 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
         withUnsafeMutablePointerToHeader { header in
             let object = MemoryUsage.objectHeader + MemoryLayout<Header>.stride
             let count = header.pointee.count
-            return header.pointee.borrowed == nil ? (object + count, 0) : (object, count)
+            return header.pointee.isBorrowed ? (object + MemoryLayout<Borrowed>.size, count) : (object + count, 0)
         }
     }
 
