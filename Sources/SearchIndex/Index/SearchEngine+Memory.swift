@@ -43,7 +43,7 @@ extension SearchEngine {
             MemoryUsage.Part(name: "tokenArena", bytes: arena),
             MemoryUsage.Part(name: "attributeSets", bytes: sets),
             MemoryUsage.Part(name: "fieldMaps", bytes: topLists.fieldMapBytes),
-            MemoryUsage.Part(name: "records", bytes: tableBytes(records)),
+            MemoryUsage.Part(name: "records", bytes: records.memoryBytes),
             MemoryUsage.Part(name: "postings", bytes: postings),
             MemoryUsage.Part(name: "documents", bytes: documents.count * MemoryLayout<Document?>.stride),
             MemoryUsage.Part(name: "trie", bytes: trieBytes),

@@ -12,7 +12,7 @@ import Foundation
 /// moves them into the engine (`settleTables()`).
 extension SearchEngine {
     /// Items and web pages, by identifier.
-    public internal(set) var records: [String: IndexRecord] {
+    public internal(set) var records: RecordTable {
         get { pendingTables?.wait().records ?? settled.records }
         _modify {
             settleTables()
@@ -88,7 +88,7 @@ extension SearchEngine {
 
 /// The tables `SearchEngine+Tables` describes.
 struct IdentifierTables: Sendable {
-    var records: [String: IndexRecord] = [:]
+    var records = RecordTable()
     var documentIndex: [String: UInt32] = [:]
     var itemsByURL: [String: Set<String>] = [:]
     var webByURL: [String: Set<String>] = [:]
