@@ -90,20 +90,7 @@ public struct RecordTable: Sendable {
         storage[found.place] = nil
         freePlaces.append(UInt32(found.place))
         count -= 1
-        // Backward shift: each bucket after the hole that may sit there
-        // (its home is not between the hole and it) moves into it.
-        let mask = buckets.count - 1
-        var hole = found.bucket
-        var next = (hole + 1) & mask
-        while buckets[next] != 0 {
-            let home = Int(truncatingIfNeeded: buckets[next] >> 32) & mask
-            if (next - home) & mask >= (next - hole) & mask {
-                buckets[hole] = buckets[next]
-                hole = next
-            }
-            next = (next + 1) & mask
-        }
-        buckets[hole] = 0
+        Self.shiftBack(&buckets, from: found.bucket)
         if count == 0 {
             storage = []
             freePlaces = []
@@ -130,10 +117,37 @@ public struct RecordTable: Sendable {
 
     // MARK: - Buckets
 
-    private static func hash(_ id: String) -> UInt32 {
+    /// An identifier's hash, whose low bits pick its home bucket (the
+    /// process's own seed: tables are never saved).
+    static func hash(_ id: String) -> UInt32 {
         var hasher = Hasher()
         hasher.combine(id)
         return UInt32(truncatingIfNeeded: hasher.finalize())
+    }
+
+    /// Buckets for `count` entries: a power of two, at most three quarters full.
+    static func bucketCount(for count: Int) -> Int {
+        var size = 8
+        while count * 4 > size * 3 { size <<= 1 }
+        return size
+    }
+
+    /// Empties the bucket at `hole` by a backward shift: each bucket after
+    /// it that may sit there (its home, the low bits of its stored hash,
+    /// is not between the hole and it) moves into it, leaving no tombstone.
+    static func shiftBack(_ buckets: inout [UInt64], from start: Int) {
+        let mask = buckets.count - 1
+        var hole = start
+        var next = (hole + 1) & mask
+        while buckets[next] != 0 {
+            let home = Int(truncatingIfNeeded: buckets[next] >> 32) & mask
+            if (next - home) & mask >= (next - hole) & mask {
+                buckets[hole] = buckets[next]
+                hole = next
+            }
+            next = (next + 1) & mask
+        }
+        buckets[hole] = 0
     }
 
     /// The bucket and place of `id`'s record.
@@ -165,8 +179,7 @@ public struct RecordTable: Sendable {
     /// Buckets for `count` records (a power of two, at most three quarters
     /// full), every record's bucket placed again.
     private mutating func reserveBuckets(for count: Int) {
-        var size = 8
-        while count * 4 > size * 3 { size <<= 1 }
+        let size = Self.bucketCount(for: count)
         guard size > buckets.count else { return }
         let old = buckets
         buckets = [UInt64](repeating: 0, count: size)

@@ -8,13 +8,6 @@ extension SearchEngine {
             if column.isBorrowed { borrowed += size; return 0 }
             return size
         }
-        // A table's buckets: a power of two, at most three quarters full
-        // (`capacity` is the count it holds before it grows).
-        func tableBytes<Key, Value>(_ table: [Key: Value]) -> Int {
-            var buckets = 1
-            while buckets * 3 / 4 < table.capacity { buckets <<= 1 }
-            return table.isEmpty ? 0 : buckets * (MemoryLayout<Key>.stride + MemoryLayout<Value>.stride)
-        }
         let arena = bytes(tokens.nodes) + bytes(tokens.fields) + bytes(tokens.places)
             + bytes(tokens.starts) + bytes(tokens.counts)
         var postings = 0
@@ -48,7 +41,7 @@ extension SearchEngine {
             MemoryUsage.Part(name: "documents", bytes: documents.count * MemoryLayout<Document?>.stride),
             MemoryUsage.Part(name: "trie", bytes: trieBytes),
             MemoryUsage.Part(name: "bestLists", bytes: topLists.listBytes),
-            MemoryUsage.Part(name: "identifierMap", bytes: tableBytes(documentIndex)),
+            MemoryUsage.Part(name: "identifierMap", bytes: slotTable.memoryBytes),
             MemoryUsage.Part(name: "slotColumns", bytes: slotColumns),
         ]
         return MemoryUsage(parts: parts.sorted { $0.bytes > $1.bytes }, borrowed: borrowed)

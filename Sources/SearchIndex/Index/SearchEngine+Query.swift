@@ -191,7 +191,7 @@ extension SearchEngine {
 
     /// A document by identifier, as a result without match information.
     public func result(for identifier: String) -> SearchResult? {
-        guard let slot = documentIndex[identifier], let document = documents[Int(slot)] else { return nil }
+        guard let slot = slot(of: identifier), let document = documents[Int(slot)] else { return nil }
         return SearchResult(
             uniqueIdentifier: document.uniqueIdentifier, domainIdentifier: document.domainIdentifier,
             contentType: document.contentType, title: document.title, sources: document.sources,
@@ -205,7 +205,7 @@ extension SearchEngine {
 
     /// Whether `identifier` is a visible result at `now`.
     public func isVisible(_ identifier: String, at now: Date) -> Bool {
-        guard let slot = documentIndex[identifier], let document = documents[Int(slot)] else { return false }
+        guard let slot = slot(of: identifier), let document = documents[Int(slot)] else { return false }
         return document.isVisible(at: now)
     }
 }

@@ -20,14 +20,23 @@ extension SearchEngine {
         }
     }
 
-    /// The slot of each document, by identifier.
-    var documentIndex: [String: UInt32] {
-        get { pendingTables?.wait().documentIndex ?? settled.documentIndex }
+    /// The slot of each document, by identifier (the table: see `slot(of:)`).
+    var slotTable: SlotTable {
+        get { pendingTables?.wait().slots ?? settled.slots }
         _modify {
             settleTables()
-            yield &settled.documentIndex
+            yield &settled.slots
         }
     }
+
+    /// The slot of the document `id`, if there is one.
+    func slot(of id: String) -> UInt32? {
+        slotTable.slot(of: id, in: documents)
+    }
+
+    /// The slot of each document by identifier, as a value to read and
+    /// compare (for tests and reports; the engine asks `slot(of:)`).
+    var documentIndex: DocumentIndex { DocumentIndex(table: slotTable, documents: documents) }
 
     /// Items by page URL, so a crawled page merges with its item (the one
     /// with the smallest identifier when several share a page).
@@ -89,9 +98,29 @@ extension SearchEngine {
 /// The tables `SearchEngine+Tables` describes.
 struct IdentifierTables: Sendable {
     var records = RecordTable()
-    var documentIndex: [String: UInt32] = [:]
+    var slots = SlotTable()
     var itemsByURL: [String: Set<String>] = [:]
     var webByURL: [String: Set<String>] = [:]
+}
+
+/// The slot of each document by identifier: a slot table with the
+/// documents its keys are read from.
+struct DocumentIndex: Equatable {
+    let table: SlotTable
+    let documents: [Document?]
+
+    subscript(id: String) -> UInt32? { table.slot(of: id, in: documents) }
+
+    var count: Int { table.count }
+
+    /// Equal when the same identifiers have the same slots.
+    static func == (a: DocumentIndex, b: DocumentIndex) -> Bool {
+        guard a.count == b.count else { return false }
+        for case let document? in a.documents where b[document.uniqueIdentifier] != a[document.uniqueIdentifier] {
+            return false
+        }
+        return true
+    }
 }
 
 /// Copies, in memory of the process's own, of what a load borrowed from

@@ -310,7 +310,7 @@ extension SearchEngine {
     func engagedDocuments() -> Set<UInt32> {
         guard !engagements.isEmpty else { return [] }
         if pendingTables != nil { return engagedAtLoad }
-        return Set(engagements.keys.compactMap { documentIndex[$0] })
+        return Set(engagements.keys.compactMap { slot(of: $0) })
     }
 
     /// The same set from the per-slot flags (a pass over every slot).

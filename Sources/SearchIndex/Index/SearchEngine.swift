@@ -85,7 +85,7 @@ public struct SearchEngine: Sendable {
     }
 
     /// Number of results the index can return (before expiration).
-    public var documentCount: Int { documentIndex.count }
+    public var documentCount: Int { slotTable.count }
 
     // MARK: - Batches
 
@@ -408,7 +408,7 @@ public struct SearchEngine: Sendable {
     private mutating func reserveCapacity(documents count: Int) {
         // The identifier table too: growing it step by step rehashed every
         // identifier again and again (a twentieth of a bulk build).
-        documentIndex.reserveCapacity(documentIndex.count + count)
+        slotTable.reserveCapacity(slotTable.count + count)
         let slots = documents.count + count + (documents.count + count) / 8
         documents.reserveCapacity(slots)
         ranks.reserveCapacity(slots)
@@ -508,13 +508,13 @@ public struct SearchEngine: Sendable {
     /// should, finds one for a new document. Returns the slot whose tokens
     /// `built` now fills, nil when there is nothing to insert.
     private mutating func prepareSlot(_ id: String, rebuilt: Bool) -> UInt32? {
-        if let existing = documentIndex[id] {
+        if let existing = slot(of: id) {
             removeTokens(of: existing)
             if rebuilt { return existing }
             documents[Int(existing)] = nil
             expiringDocuments.remove(existing)
             freeDocuments.append(existing)
-            documentIndex[id] = nil
+            slotTable.remove(id, slot: existing)
             return nil
         }
         guard rebuilt else { return nil }
@@ -525,7 +525,7 @@ public struct SearchEngine: Sendable {
             documents.append(nil)
             slot = UInt32(documents.count - 1)
         }
-        documentIndex[id] = slot
+        slotTable.insert(id, slot: slot)
         return slot
     }
 
@@ -691,7 +691,7 @@ public struct SearchEngine: Sendable {
     /// Notes that `identifier` has views, for the query loop's engaged check.
     private mutating func markEngaged(_ identifier: String) {
         settleTables()
-        if let slot = documentIndex[identifier] { engagedSlots[Int(slot)] = true }
+        if let slot = slot(of: identifier) { engagedSlots[Int(slot)] = true }
     }
 
     /// Copies the cache of best lists and field maps before a change if

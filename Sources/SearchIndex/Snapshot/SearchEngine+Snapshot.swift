@@ -72,7 +72,7 @@ extension SearchEngine {
         for case let document? in documents {
             if let record = records[document.uniqueIdentifier] { recordList.append(record) }
         }
-        for record in records.values where documentIndex[record.item.uniqueIdentifier] == nil {
+        for record in records.values where slot(of: record.item.uniqueIdentifier) == nil {
             recordList.append(record)
         }
         assert(recordList.count == records.count)
@@ -452,12 +452,12 @@ extension SearchEngine {
     /// refuse the file: the engine is answering by then).
     private static func identifierTables(from handOver: TableHandOver) -> IdentifierTables {
         var tables = IdentifierTables()
-        tables.documentIndex.reserveCapacity(SnapshotReader.growingCapacity(handOver.documents.count))
-        handOver.documents.withUnsafeBufferPointer { documents in
-            for slot in documents.indices {
-                guard let identifier = documents[slot]?.uniqueIdentifier else { continue }
-                tables.documentIndex[identifier] = UInt32(slot)
-            }
+        tables.slots.reserveCapacity(SnapshotReader.growingCapacity(handOver.documents.count))
+        let documents = handOver.documents
+        for slot in documents.indices {
+            guard let identifier = documents[slot]?.uniqueIdentifier else { continue }
+            if let earlier = tables.slots.slot(of: identifier, in: documents) { tables.slots.remove(identifier, slot: earlier) }
+            tables.slots.insert(identifier, slot: UInt32(slot))
         }
         // Released here, before the engine can change its documents (a
         // second reference would make that change copy them all).
