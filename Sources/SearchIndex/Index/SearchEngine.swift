@@ -326,7 +326,9 @@ public struct SearchEngine: Sendable {
     /// (`TokenTrie+Order`) once those made or freed since the last time
     /// are an eighth of them: a token at such a node is tested by a walk up
     /// the trie. A bulk build orders its nodes once, at its end; a one-item
-    /// change makes a few (a reorder at a million items takes some 50 ms).
+    /// change makes a few (a reorder at a million items takes about 0.13 s:
+    /// 0.11 s moving 418,000 nodes into their new order, 0.02 s renaming
+    /// the arena's 22 million tokens).
     mutating func orderTrieIfDue() {
         let unordered = trie.unorderedNodeCount
         guard unordered > 0, unordered >= trie.nodes.count / 8 else { return }

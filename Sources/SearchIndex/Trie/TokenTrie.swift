@@ -831,6 +831,26 @@ struct TokenTrie: Sendable {
         unusedLabelScalars = 0
     }
 
+    /// Pushes `node`'s children onto `stack`, the one of least scalar
+    /// last (popped first), read in place.
+    func pushChildren(of node: Int32, onto stack: inout [Int32]) {
+        nodes.withUnsafeBufferPointer { nodes in
+            nodes[Int(node)].moreChildren.withUnsafeBufferPointer { more in
+                for child in more.reversed() { stack.append(child.node) }
+            }
+            let first = nodes[Int(node)].firstChild
+            if first.node != 0 { stack.append(first.node) }
+        }
+    }
+
+    /// The nodes, taken out of the trie (left with none until
+    /// `adoptOrderedNodes`): held only there, each node can be moved out
+    /// with its lists and changed in place.
+    mutating func takeNodes() -> [Node] {
+        defer { nodes = [] }
+        return nodes
+    }
+
     /// Takes `ordered`, every live node in the order of its path with its
     /// links and ordered range set, in place of the nodes (`reorder()`).
     mutating func adoptOrderedNodes(_ ordered: [Node]) {
