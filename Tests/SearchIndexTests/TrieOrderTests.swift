@@ -70,8 +70,7 @@ import Testing
         // A node's range is itself and its descendants.
         for node in 0..<Int32(trie.nodes.count) {
             let descendants = (0..<Int32(trie.nodes.count)).filter { walksUp(trie, from: $0, to: node) }
-            #expect(trie[node].orderedLow == UInt32(node))
-            #expect(trie[node].orderedHigh == UInt32(node) + UInt32(descendants.count))
+            #expect(trie.orderedRange(of: node) == .init(low: UInt32(node), high: UInt32(node) + UInt32(descendants.count)))
         }
     }
 

@@ -17,7 +17,8 @@ extension SearchEngine {
             let children = node.children.count
             if children > 1 { childLists += MemoryUsage.objectHeader + (children - 1) * MemoryLayout<TokenTrie.Child>.stride }
         }
-        let trieBytes = trie.nodes.count * MemoryLayout<TokenTrie.Node>.stride + trie.labels.count * 4 + childLists
+        let trieBytes = trie.nodes.count * (MemoryLayout<TokenTrie.Node>.stride + MemoryLayout<TokenTrie.OrderedRange>.stride)
+            + trie.labels.count * 4 + childLists
         // Sets are shared between a record and its document: each counted once.
         var seen = Set<ObjectIdentifier>()
         var sets = 0

@@ -28,8 +28,8 @@ extension TermProbe {
         init(prefixes: [(node: Int32, code: UInt8)], trie: TokenTrie) {
             var ranges: [(low: UInt32, high: UInt32, code: UInt8)] = []
             for prefix in prefixes {
-                let node = trie[prefix.node]
-                if node.orderedLow < node.orderedHigh { ranges.append((node.orderedLow, node.orderedHigh, prefix.code)) }
+                let range = trie.orderedRange(of: prefix.node)
+                if range.low < range.high { ranges.append((range.low, range.high, prefix.code)) }
             }
             // Outer before inner at the same start; the lesser code first.
             ranges.sort { ($0.low, ~$0.high, $0.code) < ($1.low, ~$1.high, $1.code) }

@@ -119,8 +119,8 @@ struct TermProbe: Sendable {
         if prefixes.count == 1, let prefix = prefixes.first, prefix.code == 4,
             wholeNodes.count <= 1, wholeNodes.allSatisfy({ $0 == prefix.node }), wholeCodes.allSatisfy({ $0 == 0 })
         {
-            let node = trie[prefix.node]
-            onlyRange = (node.orderedLow, node.orderedHigh &- node.orderedLow, prefix.node, wholeNodes.first ?? -1)
+            let range = trie.orderedRange(of: prefix.node)
+            onlyRange = (range.low, range.high &- range.low, prefix.node, wholeNodes.first ?? -1)
         } else {
             segments = Segments(prefixes: prefixes.map { ($0.node, $0.code) }, trie: trie)
         }

@@ -274,8 +274,8 @@ extension SearchEngine {
         postings.reserveCapacity(nodes.reduce(0) { $0 + $1.postingList.count })
         for node in nodes { node.postingList.withUnsafeBufferPointer { postings.append(contentsOf: $0) } }
         try out.write(column: postings)
-        try out.write(array: nodes.map(\.orderedLow))
-        try out.write(array: nodes.map(\.orderedHigh))
+        try out.write(array: trie.orderedRanges.map(\.low))
+        try out.write(array: trie.orderedRanges.map(\.high))
         let parts = trie.savedParts
         try out.write(array: parts.freeNodes)
         try out.write(parts.stampCounter)
@@ -591,14 +591,14 @@ extension SearchEngine {
                         childCount: childStartsView[index + 1] - childStart,
                         postings: postingList(at: postingStart, count: postingStartsView[index + 1] - postingStart),
                         subtreeCount: UInt32(truncatingIfNeeded: subtreeCounts[index]),
-                        documentCount: UInt32(truncatingIfNeeded: documentCounts[index]), stamp: stamps[index],
-                        orderedLow: orderedLows[index], orderedHigh: orderedHighs[index]))
+                        documentCount: UInt32(truncatingIfNeeded: documentCounts[index]), stamp: stamps[index]))
                 }
             }
             initialized = count
         }
         return TokenTrie(
             restoring: nodes, labels: labels, freeNodes: freeNodes, stampCounter: stampCounter,
+            orderedRanges: zip(orderedLows, orderedHighs).map { TokenTrie.OrderedRange(low: $0, high: $1) },
             orderedLimit: orderedLimit, retiredNodes: retiredNodes)
     }
 }

@@ -3,8 +3,8 @@
 ///
 /// `reorder()` renumbers the live nodes in preorder, children by scalar:
 /// the order of their paths. The tokens starting with a prefix are then
-/// one run of indices, its locus's subtree, kept in the node as
-/// `orderedLow..<orderedHigh`:
+/// one run of indices, its locus's subtree, kept for each node in
+/// `orderedRanges`:
 ///
 /// ```
 ///  index  path          ordered range
@@ -31,13 +31,24 @@
 /// ranges): it waits for the next `reorder()`, which a change makes once
 /// the unordered nodes are worth it (`SearchEngine.orderTrieIfDue`).
 extension TokenTrie {
+    /// The ordered node indices of a subtree, `low..<high` (empty for a
+    /// subtree made since the last reorder).
+    struct OrderedRange: Sendable, Equatable {
+        var low: UInt32 = 0
+        var high: UInt32 = 0
+    }
+
+    /// The ordered range of `node`'s subtree.
+    @inline(__always)
+    func orderedRange(of node: Int32) -> OrderedRange { orderedRanges[Int(node)] }
+
     /// Whether the ordered node `node` lies in the subtree of `ancestor`
     /// (or is it).
     @inline(__always)
     func isOrdered(_ node: Int32, under ancestor: Int32) -> Bool {
-        nodes.withUnsafeBufferPointer { nodes in
-            let low = nodes[Int(ancestor)].orderedLow
-            return UInt32(bitPattern: node) &- low < nodes[Int(ancestor)].orderedHigh &- low
+        orderedRanges.withUnsafeBufferPointer { ranges in
+            let range = ranges[Int(ancestor)]
+            return UInt32(bitPattern: node) &- range.low < range.high &- range.low
         }
     }
 
@@ -77,11 +88,8 @@ extension TokenTrie {
         // children come after it.
         var sizes = [UInt32](repeating: 1, count: ordered.count)
         for index in ordered.indices.dropFirst().reversed() { sizes[Int(ordered[index].parent)] += sizes[index] }
-        for index in ordered.indices {
-            ordered[index].orderedLow = UInt32(index)
-            ordered[index].orderedHigh = UInt32(index) + sizes[index]
-        }
-        adoptOrderedNodes(ordered)
+        let ranges = ordered.indices.map { OrderedRange(low: UInt32($0), high: UInt32($0) + sizes[$0]) }
+        adoptOrderedNodes(ordered, ranges: ranges)
         return newIndex
     }
 

@@ -61,16 +61,20 @@ struct TokenTrie: Sendable {
         var node: Int32
     }
 
-    /// One node: 64 bytes (a cache line), its two lists apart on the heap,
-    /// its edge label in the trie's `labels` pool.
+    /// One node: 56 bytes, its two lists apart on the heap, its edge label
+    /// in the trie's `labels` pool, its ordered range in `orderedRanges`.
     ///
     /// ```
-    ///  parent  scalar  depth  stamp  subtree  documents  label        ordered   firstChild    moreChildren  postingList
-    ///  Int32   UInt32  Int32  UInt32 UInt32   UInt32     start,count  low,high  (scalar,node) [Child] ─┐    FlatColumn ─┐
-    ///                                                                                                  ▼               ▼
-    ///                                                                         heap: rest by scalar   heap, or the loaded
-    ///                                                                                                snapshot's mapping
+    ///  parent  scalar  depth  stamp  subtree  documents  label        firstChild    moreChildren  postingList
+    ///  Int32   UInt32  Int32  UInt32 UInt32   UInt32     start,count  (scalar,node) [Child] ─┐    FlatColumn ─┐
+    ///                                                                                        ▼               ▼
+    ///                                                               heap: rest by scalar   heap, or the loaded
+    ///                                                                                      snapshot's mapping
     /// ```
+    ///
+    /// (The ordered range lives apart: in the node, 64 bytes, every node of
+    /// a large array straddled two cache lines, where at 56 bytes six in
+    /// eight do, and every walk reads nodes.)
     ///
     /// `scalar` is the label's first (what the parent's child list is keyed
     /// by); `depth` counts the scalars of the whole path, label included.
@@ -90,10 +94,6 @@ struct TokenTrie: Sendable {
         /// The edge from the parent: `labelCount` scalars of `labels` from `labelStart`.
         var labelStart: UInt32 = 0
         var labelCount: UInt32 = 0
-        /// The ordered nodes of this subtree (`TokenTrie+Order`):
-        /// `orderedLow..<orderedHigh`, empty for a subtree made since.
-        var orderedLow: UInt32 = 0
-        var orderedHigh: UInt32 = 0
         /// The child of least scalar; `node` 0 (the root, never a child) when there is none.
         fileprivate var firstChild = Child(scalar: 0, node: 0)
         /// The other children, sorted by scalar, every one above `firstChild`'s.
@@ -136,7 +136,9 @@ struct TokenTrie: Sendable {
         subscript(position: Int) -> Child { position == 0 ? first : more[position - 1] }
     }
 
-    private(set) var nodes: [Node] = [Node(root: ())]
+    private(set) var nodes: [Node] = [Node(parent: -1, scalar: 0, depth: 0)]
+    /// Each node's ordered range (`TokenTrie+Order`), parallel to `nodes`.
+    private(set) var orderedRanges: [OrderedRange] = [OrderedRange(low: 0, high: 1)]
     /// Every node's edge label, each a range of this pool. A split edge's
     /// two nodes share its range; a pruned node's range is left unused
     /// until those make half the pool, which is then rewritten (a snapshot
@@ -162,9 +164,11 @@ struct TokenTrie: Sendable {
     /// A trie from its parts, as a snapshot saved them.
     init(
         restoring nodes: [Node], labels: [UInt32], freeNodes: [Int32], stampCounter: UInt32,
-        orderedLimit: Int32 = 1, retiredNodes: Int = 0
+        orderedRanges: [OrderedRange]? = nil, orderedLimit: Int32 = 1, retiredNodes: Int = 0
     ) {
         self.nodes = nodes
+        self.orderedRanges = orderedRanges
+            ?? [OrderedRange(low: 0, high: 1)] + repeatElement(OrderedRange(), count: max(0, nodes.count - 1))
         self.labels = labels
         self.freeNodes = freeNodes
         self.stampCounter = stampCounter
@@ -736,9 +740,11 @@ struct TokenTrie: Sendable {
     private mutating func allocate(_ fresh: Node) -> Int32 {
         if let reused = freeNodes.popLast() {
             nodes[Int(reused)] = fresh
+            orderedRanges[Int(reused)] = OrderedRange()
             return reused
         }
         nodes.append(fresh)
+        orderedRanges.append(OrderedRange())
         return Int32(nodes.count - 1)
     }
 
@@ -776,12 +782,11 @@ struct TokenTrie: Sendable {
         upper.subtreeCount = lower.subtreeCount
         upper.documentCount = lower.documentCount
         upper.stamp = lower.stamp
-        // Its subtree is `node`'s, ordered nodes included.
-        upper.orderedLow = lower.orderedLow
-        upper.orderedHigh = lower.orderedHigh
         let restStart = lower.labelStart + UInt32(count)
         upper.firstChild = Child(scalar: labels[Int(restStart)], node: node)
         let index = allocate(upper)
+        // Its subtree is `node`'s, ordered nodes included.
+        orderedRanges[Int(index)] = orderedRanges[Int(node)]
         let parent = Int(lower.parent)
         if nodes[parent].firstChild.node == node {
             nodes[parent].firstChild.node = index
@@ -852,9 +857,11 @@ struct TokenTrie: Sendable {
     }
 
     /// Takes `ordered`, every live node in the order of its path with its
-    /// links and ordered range set, in place of the nodes (`reorder()`).
-    mutating func adoptOrderedNodes(_ ordered: [Node]) {
+    /// links set, and their ordered ranges, in place of the nodes (`reorder()`).
+    mutating func adoptOrderedNodes(_ ordered: [Node], ranges: [OrderedRange]) {
+        precondition(ordered.count == ranges.count)
         nodes = ordered
+        orderedRanges = ranges
         orderedLimit = Int32(ordered.count)
         freeNodes = []
         retiredNodes = 0
@@ -959,22 +966,15 @@ extension TokenTrie.Node {
         self.init(parent: parent, scalar: scalar, depth: depth, stamp: 0)
     }
 
-    /// The root of a new trie: ordered, alone in its range.
-    init(root: Void) {
-        self.init(parent: -1, scalar: 0, depth: 0, stamp: 0, orderedLow: 0, orderedHigh: 1)
-    }
-
     /// A node as a snapshot saved it: `childCount` children sorted by
     /// scalar at `children` (bytes as written, maybe unaligned).
     init(parent: Int32, scalar: UInt32, depth: Int32, labelStart: UInt32, labelCount: UInt32,
          children: UnsafeRawPointer, childCount: Int,
-         postings: FlatColumn<TokenTrie.Posting>, subtreeCount: UInt32, documentCount: UInt32, stamp: UInt32,
-         orderedLow: UInt32, orderedHigh: UInt32) {
+         postings: FlatColumn<TokenTrie.Posting>, subtreeCount: UInt32, documentCount: UInt32, stamp: UInt32) {
         let stride = MemoryLayout<TokenTrie.Child>.stride
         self.init(
             parent: parent, scalar: scalar, depth: depth, stamp: stamp, storedSubtreeCount: subtreeCount,
             storedDocumentCount: documentCount, labelStart: labelStart, labelCount: labelCount,
-            orderedLow: orderedLow, orderedHigh: orderedHigh,
             firstChild: childCount > 0 ? children.loadUnaligned(as: TokenTrie.Child.self) : TokenTrie.Child(scalar: 0, node: 0),
             moreChildren: childCount > 1 ? SnapshotReader.array(from: children + stride, count: childCount - 1) : [],
             postingList: postings)
