@@ -261,9 +261,10 @@ struct TermEvaluator {
     mutating func bestHitWithNode(slot: UInt32, tokens: TokenArena, trie: TokenTrie) -> (hit: TermHit, node: Int32)? {
         var best: (hit: TermHit, node: Int32)?
         for index in tokens.span(of: slot) {
-            let node = tokens.nodes[index]
+            let word = tokens.words[index]
+            let node = TokenArena.node(of: word)
             guard var hit = hit(for: node, trie: trie) else { continue }
-            hit.field = tokens.fields[index]
+            hit.field = TokenArena.field(of: word)
             if best == nil || hit < best!.hit { best = (hit, node) }
         }
         return best

@@ -120,8 +120,7 @@ extension SearchEngine {
         withExtendedLifetime(orderedMaps) {
         lookupPointers.withUnsafeBufferPointer { lookups in
         probes.withUnsafeBufferPointer { probes in
-        tokens.nodes.withUnsafeBufferPointer { nodes in
-        tokens.fields.withUnsafeBufferPointer { fields in
+        tokens.words.withUnsafeBufferPointer { words in
         tokens.starts.withUnsafeBufferPointer { starts in
         tokens.counts.withUnsafeBufferPointer { counts in
         expirations.withUnsafeBufferPointer { expirations in
@@ -158,7 +157,7 @@ extension SearchEngine {
                         for term in probes.indices where !(term == 0 && driverCode != nil) {
                             if let lookup = lookups[term] {
                                 if lookup[slotIndex] == TermProbe.miss { continue candidateLoop }
-                            } else if !probes[term].matchesAny(in: span, nodes: nodes, trie: trieView) {
+                            } else if !probes[term].matchesAny(in: span, words: words, trie: trieView) {
                                 continue candidateLoop
                             }
                         }
@@ -171,7 +170,7 @@ extension SearchEngine {
                     let code = term == 0 && driverCode != nil
                         ? driverCode!
                         : lookups[term].map { $0[slotIndex] }
-                            ?? probes[term].bestCode(in: span, nodes: nodes, fields: fields, trie: trieView)
+                            ?? probes[term].bestCode(in: span, words: words, trie: trieView)
                     if code == TermProbe.miss { continue candidateLoop }
                     typos += UInt64(code >> 3)
                     prefixOnly += UInt64((code >> 2) & 1)
@@ -238,7 +237,7 @@ extension SearchEngine {
                 return part
             }
             for part in parts { kept.absorb(part, precedes: precedes) }
-        }}}}}}}}}}}}}
+        }}}}}}}}}}}}
         return response(from: kept, terms: terms, matches: matches, probes: termOrderProbes, query: query)
     }
 

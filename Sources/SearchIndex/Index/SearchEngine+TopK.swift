@@ -356,7 +356,7 @@ extension SearchEngine {
             let covered: Bool
             switch cover {
             case .subtree(let root):
-                covered = tokens.span(of: doc).contains { trie.isAncestor(root, of: tokens.nodes[$0]) }
+                covered = tokens.span(of: doc).contains { trie.isAncestor(root, of: TokenArena.node(of: tokens.words[$0])) }
             case .codes(let codes):
                 covered = codes[Int(doc)] != TermProbe.miss
             case .bits(let bits):

@@ -379,7 +379,7 @@ public struct SearchEngine: Sendable {
         let reader = documentReader
         var built = buildDocuments(chunks[0])
         reserveCapacity(documents: order.count)
-        let (nodesBefore, tokensBefore) = (trie.nodes.count, tokens.nodes.count)
+        let (nodesBefore, tokensBefore) = (trie.nodes.count, tokens.words.count)
         for index in chunks.indices {
             let following = index + 1 < chunks.count ? chunks[index + 1] : nil
             let next = following.map { chunk in SharedMap(Array(chunk)) { reader.buildDocument($0) } }
@@ -397,8 +397,8 @@ public struct SearchEngine: Sendable {
                 // Untouched capacity is address space, not memory.
                 let remaining = order.count - chunks[0].count
                 trie.reserveCapacity(nodes: trie.nodes.count + (trie.nodes.count - nodesBefore) * remaining / chunks[0].count)
-                let tokensAtRate = (tokens.nodes.count - tokensBefore) * remaining / chunks[0].count
-                tokens.reserveCapacity(tokens: tokens.nodes.count + tokensAtRate + tokensAtRate / 4)
+                let tokensAtRate = (tokens.words.count - tokensBefore) * remaining / chunks[0].count
+                tokens.reserveCapacity(tokens: tokens.words.count + tokensAtRate + tokensAtRate / 4)
             }
         }
     }
@@ -681,7 +681,7 @@ public struct SearchEngine: Sendable {
         makeTopListsUnique()
         removeFromTopLists(slot, touched: touched, tokenNodes: nodes, tokenFields: fields)
         for index in tokens.span(of: slot) {
-            let node = tokens.nodes[index]
+            let node = TokenArena.node(of: tokens.words[index])
             let place = trie.position(of: slot, in: node, lowBits: tokens.places[index])
             if let moved = trie.removePosting(at: place, from: node) {
                 tokens.movePosting(of: moved, in: node, to: place)

@@ -245,12 +245,14 @@ struct TermProbe: Sendable {
     /// The first of `slot`'s tokens with the best hit, and that hit's code.
     func bestToken(of slot: UInt32, in tokens: TokenArena, trie: TokenTrie) -> (code: UInt8, node: Int32)? {
         var best: (code: UInt8, node: Int32)?
-        for index in tokens.span(of: slot) {
-            let node = tokens.nodes[index]
-            var code = prefixCode(ofNode: node, trie: trie)
-            guard code != Self.miss else { continue }
-            code = improved(code, byWholeNode: node) + tokens.fields[index]
-            if best == nil || code < best!.code { best = (code, node) }
+        tokens.words.withUnsafeBufferPointer { words in
+            for index in tokens.span(of: slot) {
+                let node = TokenArena.node(of: words[index])
+                var code = prefixCode(ofNode: node, trie: trie)
+                guard code != Self.miss else { continue }
+                code = improved(code, byWholeNode: node) + TokenArena.field(of: words[index])
+                if best == nil || code < best!.code { best = (code, node) }
+            }
         }
         return best
     }
@@ -262,43 +264,42 @@ struct TermProbe: Sendable {
     /// Whether any token in `span` matches the term: what counting needs
     /// once a document cannot reach the kept results (stops at the first).
     @inline(__always)
-    func matchesAny(in span: Range<Int>, nodes: UnsafeBufferPointer<Int32>, trie: TokenTrie) -> Bool {
+    func matchesAny(in span: Range<Int>, words: UnsafeBufferPointer<UInt32>, trie: TokenTrie) -> Bool {
         if let onlyRange {
             for index in span {
-                let node = nodes[index]
-                if UInt32(bitPattern: node) &- onlyRange.low < onlyRange.width { return true }
-                if node >= orderedLimit, trie.isAncestor(onlyRange.node, of: node) { return true }
+                let node = words[index] & TokenArena.nodeMask
+                if node &- onlyRange.low < onlyRange.width { return true }
+                if node >= orderedLimit, trie.isAncestor(onlyRange.node, of: Int32(bitPattern: node)) { return true }
             }
             return false
         }
-        for index in span where prefixCode(ofNode: nodes[index], trie: trie) != Self.miss { return true }
+        for index in span where prefixCode(ofNode: TokenArena.node(of: words[index]), trie: trie) != Self.miss { return true }
         return false
     }
 
     /// The best hit code of the term over the tokens in `span`, or `miss`.
     @inline(__always)
-    func bestCode(
-        in span: Range<Int>, nodes: UnsafeBufferPointer<Int32>, fields: UnsafeBufferPointer<UInt8>, trie: TokenTrie
-    ) -> UInt8 {
+    func bestCode(in span: Range<Int>, words: UnsafeBufferPointer<UInt32>, trie: TokenTrie) -> UInt8 {
         if let onlyRange {
             // The common case: one prefix, no typos.
             var best = Self.miss
             for index in span {
-                let node = nodes[index]
-                guard UInt32(bitPattern: node) &- onlyRange.low < onlyRange.width
-                    || (node >= orderedLimit && trie.isAncestor(onlyRange.node, of: node))
+                let word = words[index]
+                let node = word & TokenArena.nodeMask
+                guard node &- onlyRange.low < onlyRange.width
+                    || (node >= orderedLimit && trie.isAncestor(onlyRange.node, of: Int32(bitPattern: node)))
                 else { continue }
-                let code = (node == onlyRange.wholeNode ? 0 : 4) + fields[index]
+                let code = (Int32(bitPattern: node) == onlyRange.wholeNode ? 0 : 4) + TokenArena.field(of: word)
                 if code < best { best = code }
             }
             return best
         }
         var best = Self.miss
         for index in span {
-            let node = nodes[index]
+            let node = TokenArena.node(of: words[index])
             let tokenBest = prefixCode(ofNode: node, trie: trie)
             guard tokenBest != Self.miss else { continue }
-            best = Swift.min(best, improved(tokenBest, byWholeNode: node) + fields[index])
+            best = Swift.min(best, improved(tokenBest, byWholeNode: node) + TokenArena.field(of: words[index]))
         }
         return best
     }

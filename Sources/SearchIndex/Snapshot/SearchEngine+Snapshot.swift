@@ -19,7 +19,7 @@ import Foundation
 /// slots      free slots · ranks · expirations · engaged flags
 /// trie       node columns · label counts · labels · child counts · children · posting counts · postings (a column)
 ///            · ordered ranges · free nodes · stamp · ordered limit · retired nodes
-/// arena      nodes · fields · places · starts · counts   (columns)
+/// arena      words (field · node) · places · starts · counts   (columns)
 /// best lists count · (node, [entry])… twice (subtree, own)
 /// trailer    magic
 /// ```
@@ -41,8 +41,8 @@ extension SearchEngine {
     /// store saved before is rebuilt once from its records instead.
     /// 16: best-list entries are one 32-bit word (`TopEntry`).
     /// 17: trie nodes in the order of their paths, with their ordered
-    /// ranges (`TokenTrie+Order`); the arena without token heads, and its
-    /// places 16 bits.
+    /// ranges (`TokenTrie+Order`); the arena without token heads, a token's
+    /// field in its node's word, its place 16 bits.
     static let snapshotFormat: UInt32 = 17
 
     private static var layoutSizes: [UInt32] {
@@ -114,8 +114,7 @@ extension SearchEngine {
         try out.write(array: engagedSlots.map { UInt8($0 ? 1 : 0) })
 
         try writeTrie(to: &out)
-        try out.write(column: tokens.nodes)
-        try out.write(column: tokens.fields)
+        try out.write(column: tokens.words)
         try out.write(column: tokens.places)
         try out.write(column: tokens.starts)
         try out.write(column: tokens.counts)
@@ -383,8 +382,7 @@ extension SearchEngine {
             return try input.readColumn()
         }
         tokens = TokenArena(
-            nodes: try arenaColumn(), fields: try arenaColumn(),
-            places: try arenaColumn(), starts: try arenaColumn(), counts: try arenaColumn())
+            words: try arenaColumn(), places: try arenaColumn(), starts: try arenaColumn(), counts: try arenaColumn())
 
         var tables: [[Int32: [TopEntry]]] = []
         for _ in 0..<2 {
