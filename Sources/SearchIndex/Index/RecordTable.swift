@@ -98,10 +98,13 @@ public struct RecordTable: Sendable {
         return removed
     }
 
-    /// Room for `minimumCapacity` records without growing.
+    /// Room for `minimumCapacity` records, and an eighth more: the first
+    /// record past a bulk import's would otherwise double the storage (at
+    /// a million records a copy of 56 MB, and as much again held at once).
     mutating func reserveCapacity(_ minimumCapacity: Int) {
-        storage.reserveCapacity(minimumCapacity)
-        if minimumCapacity * 4 > buckets.count * 3 { reserveBuckets(for: minimumCapacity) }
+        let room = minimumCapacity + minimumCapacity / 8
+        if room > storage.capacity { storage.reserveCapacity(room) }
+        if room * 4 > buckets.count * 3 { reserveBuckets(for: room) }
     }
 
     /// The records, in no particular order.
