@@ -393,7 +393,8 @@ public struct SearchEngine: Sendable {
                 // enough for nodes), and a quarter more for tokens, whose
                 // rate does not fall: at 1M the first chunk's rate fell 7%
                 // short, and the doubling near the end held the old and new
-                // heads at once (the build's peak, 140 MB above its end).
+                // token columns at once (then the build's peak, 140 MB above
+                // its end).
                 // Untouched capacity is address space, not memory.
                 let remaining = order.count - chunks[0].count
                 trie.reserveCapacity(nodes: trie.nodes.count + (trie.nodes.count - nodesBefore) * remaining / chunks[0].count)
