@@ -22,10 +22,12 @@ extension TermProbe {
         let prefixNodes: [Int32]
         let prefixNodeCodes: [UInt8]
 
+        /// The segments of `prefixes`, given in ascending order of node.
         /// Two nodes' ranges are nested or apart (a subtree holds all of
         /// another or none of it), so one pass in order of start, the
         /// enclosing ranges on a stack, merges them.
         init(prefixes: [(node: Int32, code: UInt8)], trie: TokenTrie) {
+            assert(zip(prefixes, prefixes.dropFirst()).allSatisfy { $0.node < $1.node }, "prefixes in node order")
             var ranges: [(low: UInt32, high: UInt32, code: UInt8)] = []
             for prefix in prefixes {
                 let range = trie.orderedRange(of: prefix.node)
@@ -64,10 +66,9 @@ extension TermProbe {
             for (start, end) in zip(starts, ends) {
                 for run in (start >> shift)...((end - 1) >> shift) { filter[Int(run >> 6)] |= 1 << UInt64(run & 63) }
             }
-            let byNode = prefixes.sorted { $0.node < $1.node }
             (self.starts, self.ends, self.codes, self.filter, self.shift) = (starts, ends, codes, filter, shift)
-            prefixNodes = byNode.map(\.node)
-            prefixNodeCodes = byNode.map(\.code)
+            prefixNodes = prefixes.map(\.node)
+            prefixNodeCodes = prefixes.map(\.code)
         }
 
         /// The code of the segment holding the ordered index `index`, or `miss`.

@@ -454,8 +454,7 @@ extension SearchEngine {
         let documents = handOver.documents
         for slot in documents.indices {
             guard let identifier = documents[slot]?.uniqueIdentifier else { continue }
-            if let earlier = tables.slots.slot(of: identifier, in: documents) { tables.slots.remove(identifier, slot: earlier) }
-            tables.slots.insert(identifier, slot: UInt32(slot))
+            tables.slots.set(identifier, slot: UInt32(slot), in: documents)
         }
         // Released here, before the engine can change its documents (a
         // second reference would make that change copy them all).

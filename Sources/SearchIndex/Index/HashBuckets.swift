@@ -1,0 +1,106 @@
+/// An open-addressed table of 32-bit values keyed by something the caller
+/// keeps elsewhere: each bucket holds a key's hash bits and its value, and
+/// the caller tells whether a bucket's value is its key's.
+///
+/// ```
+///  bucket   bits 63 … 32 │ 31 … 0
+///           hash's low   │ value + 1   (0: empty)
+/// ```
+///
+/// Linear probing, at most three quarters full; a removal shifts the
+/// buckets after it back (no tombstones), reading only their stored hash
+/// bits. What `RecordTable` and `SlotTable` share: 8 bytes a bucket where
+/// a dictionary kept a copy of each identifier beside its value.
+struct HashBuckets: Sendable {
+    private var entries: [UInt64] = []
+    /// How many values the table holds.
+    private(set) var count = 0
+
+    /// Where a probe for a key ended: at its bucket, or at the empty bucket
+    /// it would take.
+    enum Probe {
+        case found(bucket: Int, value: UInt32)
+        case vacant(bucket: Int)
+    }
+
+    /// An identifier's hash, whose low bits pick its home bucket (the
+    /// process's own seed: tables are never saved).
+    static func hash(_ id: String) -> UInt32 {
+        var hasher = Hasher()
+        hasher.combine(id)
+        return UInt32(truncatingIfNeeded: hasher.finalize())
+    }
+
+    /// The bucket of the key with `hash` whose value `isKey` accepts, or the
+    /// empty bucket it would take. Call `reserve(for: count + 1)` before a
+    /// probe whose vacant bucket is to be filled.
+    func probe(hash: UInt32, isKey: (UInt32) -> Bool) -> Probe {
+        guard !entries.isEmpty else { return .vacant(bucket: -1) }
+        let mask = entries.count - 1
+        var bucket = Int(hash) & mask
+        return entries.withUnsafeBufferPointer { entries in
+            while entries[bucket] != 0 {
+                let entry = entries[bucket]
+                if UInt32(truncatingIfNeeded: entry >> 32) == hash {
+                    let value = UInt32(truncatingIfNeeded: entry) - 1
+                    if isKey(value) { return .found(bucket: bucket, value: value) }
+                }
+                bucket = (bucket + 1) & mask
+            }
+            return .vacant(bucket: bucket)
+        }
+    }
+
+    /// Puts `value` for a key with `hash` in the vacant `bucket` a probe found.
+    mutating func fill(_ bucket: Int, hash: UInt32, value: UInt32) {
+        entries[bucket] = Self.entry(hash: hash, value: value)
+        count += 1
+    }
+
+    /// Puts `value` in place of the one at `bucket` (the same key's).
+    mutating func replace(_ bucket: Int, hash: UInt32, value: UInt32) {
+        entries[bucket] = Self.entry(hash: hash, value: value)
+    }
+
+    /// Empties `bucket` by a backward shift: each bucket after it that may
+    /// sit there (its home is not between the hole and it) moves into it.
+    mutating func empty(_ bucket: Int) {
+        let mask = entries.count - 1
+        var hole = bucket
+        var next = (hole + 1) & mask
+        while entries[next] != 0 {
+            let home = Int(truncatingIfNeeded: entries[next] >> 32) & mask
+            if (next - home) & mask >= (next - hole) & mask {
+                entries[hole] = entries[next]
+                hole = next
+            }
+            next = (next + 1) & mask
+        }
+        entries[hole] = 0
+        count -= 1
+    }
+
+    /// Buckets for `count` values without growing (a power of two, at most
+    /// three quarters full), every value placed again.
+    mutating func reserve(for count: Int) {
+        var size = 8
+        while count * 4 > size * 3 { size <<= 1 }
+        guard size > entries.count else { return }
+        let old = entries
+        entries = [UInt64](repeating: 0, count: size)
+        let mask = size - 1
+        for entry in old where entry != 0 {
+            var bucket = Int(truncatingIfNeeded: entry >> 32) & mask
+            while entries[bucket] != 0 { bucket = (bucket + 1) & mask }
+            entries[bucket] = entry
+        }
+    }
+
+    /// Bytes the buckets take.
+    var memoryBytes: Int { entries.count * 8 }
+
+    private static func entry(hash: UInt32, value: UInt32) -> UInt64 {
+        precondition(value < UInt32.max, "a hash bucket holds a value below 2^32 - 1")
+        return UInt64(hash) << 32 | UInt64(value + 1)
+    }
+}
