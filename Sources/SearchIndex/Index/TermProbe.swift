@@ -122,6 +122,7 @@ struct TermProbe: Sendable {
             let range = trie.orderedRange(of: prefix.node)
             onlyRange = (range.low, range.high &- range.low, prefix.node, wholeNodes.first ?? -1)
         } else {
+            // Still in node order: the lead filter below sorts them its own way.
             segments = Segments(prefixes: prefixes.map { ($0.node, $0.code) }, trie: trie)
         }
         if prefixes.count > 2, prefixes.allSatisfy({ $0.mask >> 48 == 0xffff }) {
@@ -245,14 +246,16 @@ struct TermProbe: Sendable {
     /// The first of `slot`'s tokens with the best hit, and that hit's code.
     func bestToken(of slot: UInt32, in tokens: TokenArena, trie: TokenTrie) -> (code: UInt8, node: Int32)? {
         var best: (code: UInt8, node: Int32)?
-        tokens.words.withUnsafeBufferPointer { words in
-            for index in tokens.span(of: slot) {
-                let node = TokenArena.node(of: words[index])
-                var code = prefixCode(ofNode: node, trie: trie)
-                guard code != Self.miss else { continue }
-                code = improved(code, byWholeNode: node) + TokenArena.field(of: words[index])
-                if best == nil || code < best!.code { best = (code, node) }
-            }
+        // Read by subscript, not in a closure: one capturing the probe and
+        // the trie had both copied (and every array they hold retained)
+        // for each result and term.
+        for index in tokens.span(of: slot) {
+            let word = tokens.words[index]
+            let node = TokenArena.node(of: word)
+            var code = prefixCode(ofNode: node, trie: trie)
+            guard code != Self.miss else { continue }
+            code = improved(code, byWholeNode: node) + TokenArena.field(of: word)
+            if best == nil || code < best!.code { best = (code, node) }
         }
         return best
     }
