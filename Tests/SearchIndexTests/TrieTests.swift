@@ -48,6 +48,73 @@ import Testing
         }
     }
 
+    /// With a wide alphabet most children of a node share no scalar with
+    /// the term's band, and the walk passes over them without a row each
+    /// when the row they would share ends it: it reaches the nodes, with
+    /// the typos, of a walk that reads every child, and finds what brute
+    /// force finds, swaps and scalars alike in their low bits ("a" and
+    /// "!", "é" and "©") included.
+    @Test(arguments: [11, 12])
+    func aWalkPassingOverChildrenOutOfReachAgreesWithBruteForce(seed: UInt64) {
+        var generator = SeededGenerator(seed: seed)
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz!é©北")
+        func word(_ lengths: ClosedRange<Int>) -> [Character] {
+            (0..<Int.random(in: lengths, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+        }
+        var trie = TokenTrie()
+        var vocabulary: [String] = []
+        for doc in 0..<1_500 {
+            let token = String(word(1...12))
+            vocabulary.append(token)
+            trie.insert(token, posting: .init(doc: UInt32(doc), field: 0))
+        }
+        var twoTypoHits = 0
+        for round in 0..<120 {
+            // Most terms are a known word with slips: a swap, a change, a letter more or less.
+            var term = round % 4 == 3 ? word(5...12) : Array(vocabulary.randomElement(using: &generator)!)
+            guard term.count >= 3 else { continue }
+            // Two slips in a term long enough for two typos.
+            for slip in 0..<(term.count >= 8 ? 2 : 1) {
+                switch (round + slip) % 4 {
+                case 0: term.swapAt(1, 2)
+                case 1: term[term.count / 2] = alphabet.randomElement(using: &generator)!
+                case 2: term.insert(alphabet.randomElement(using: &generator)!, at: term.count - 1)
+                default: term.remove(at: term.count / 3)
+                }
+            }
+            let text = String(term)
+            let matches = trie.matches(for: text)
+            let everyChild = trie.matches(for: text, narrowing: nil, passingOver: false)
+            #expect(matches.prefix == everyChild.prefix, "\(text)")
+            #expect(matches.whole == everyChild.whole, "\(text)")
+            var evaluator = TermEvaluator(matches: matches)
+            for token in Set(vocabulary) {
+                let node = trie.find(token)!
+                let walked = evaluator.hit(for: node, trie: trie).map { Int($0.typos) }
+                let whole = distance(term, Array(token))
+                let expected = [bruteForce(text, token), whole <= TokenTrie.allowedTypos(forLength: term.count) ? whole : nil]
+                    .compactMap { $0 }.min()
+                #expect(walked == expected, "term \(text) token \(token)")
+                if walked == 2 { twoTypoHits += 1 }
+            }
+        }
+        #expect(twoTypoHits > 20)
+    }
+
+    /// Below a path that matched the term with one typo, a child's first
+    /// row can end the walk and still match the whole token with two: such
+    /// a child is walked, not passed over with the others out of reach.
+    @Test func aChildThatEndsAWholeTokenWithinTheBoundIsWalked() {
+        var trie = TokenTrie()
+        trie.insert("abcdefghj", posting: .init(doc: 1, field: 0))
+        let z = trie.insert("abcdefghjz", posting: .init(doc: 2, field: 0))
+        let y = trie.insert("abcdefghjy", posting: .init(doc: 3, field: 0))
+        let matches = trie.matches(for: "abcdefghi")
+        #expect(matches.whole[z] == 2)
+        #expect(matches.whole[y] == 2)
+        #expect(matches.whole == trie.matches(for: "abcdefghi", narrowing: nil, passingOver: false).whole)
+    }
+
     /// A term walked only below the matches of a shorter term it extends
     /// (the previous keystroke) reaches exactly the nodes, with exactly the
     /// typos, that a whole walk does: for every shorter term with the same

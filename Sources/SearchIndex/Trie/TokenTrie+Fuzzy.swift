@@ -45,8 +45,11 @@ extension TokenTrie {
     /// matches: the walk goes down each path to such a node (rows along
     /// it, no branching) and branches only below it. It computes the same
     /// rows on the same paths as a whole walk, so it answers the same.
+    ///
+    /// `passingOver` false walks every child a row (for tests: see `walk`).
     func matches(
-        for term: String, narrowing shorter: TermMatches?, splittingFrom splitMinimum: Int = splitWalkMinimumNodes
+        for term: String, narrowing shorter: TermMatches?, splittingFrom splitMinimum: Int = splitWalkMinimumNodes,
+        passingOver: Bool = true
     ) -> TermMatches {
         Self.withScalars(of: term) { pattern in
             // Numbers (phones, years, ids) are matched exactly: a typo there finds someone else.
@@ -78,11 +81,12 @@ extension TokenTrie {
                     guard nodes.count >= splitMinimum, firsts.count > 1 else {
                         for first in firsts {
                             walk(first, depth: 0, pattern: pattern, labels: labels, bound: bound, rows: &rows,
-                                 previousScalar: nil, bestOnPath: Int.max, into: &result)
+                                 previousScalar: nil, bestOnPath: Int.max, passingOver: passingOver, into: &result)
                         }
                         return
                     }
-                    result = splitWalk(firsts, pattern: pattern, labels: labels, bound: bound, rows: rows)
+                    result = splitWalk(
+                        firsts, pattern: pattern, labels: labels, bound: bound, rows: rows, passingOver: passingOver)
                     return
                 }
                 for top in topmost(of: shorter.prefix) {
@@ -95,7 +99,7 @@ extension TokenTrie {
                     path.reverse()
                     walk(Child(scalar: nodes[Int(path[0])].scalar, node: path[0]), depth: 0, pattern: pattern,
                          labels: labels, bound: bound, rows: &rows, previousScalar: nil, bestOnPath: Int.max,
-                         into: &result, path: path.dropFirst())
+                         passingOver: passingOver, into: &result, path: path.dropFirst())
                 }
             }
             return result
@@ -114,7 +118,7 @@ extension TokenTrie {
     /// 1.5 ms of nodes at a million items, a cache miss or two each.
     private func splitWalk(
         _ firsts: [Child], pattern: UnsafeBufferPointer<UInt32>, labels: UnsafeBufferPointer<UInt32>,
-        bound: Int, rows: [Int]
+        bound: Int, rows: [Int], passingOver: Bool
     ) -> TermMatches {
         var halves: [[Child]] = [[], []]
         var loads = [0, 0]
@@ -132,7 +136,7 @@ extension TokenTrie {
                 var part = TermMatches(prefix: [:], whole: [:])
                 for first in halves[half] {
                     walk(first, depth: 0, pattern: pattern, labels: labels, bound: bound, rows: &rows,
-                         previousScalar: nil, bestOnPath: Int.max, into: &part)
+                         previousScalar: nil, bestOnPath: Int.max, passingOver: passingOver, into: &part)
                 }
                 out[half] = part
             }
@@ -153,7 +157,7 @@ extension TokenTrie {
     /// read themselves, where reading each was a cache miss.
     private func walk(
         _ child: Child, depth: Int, pattern: UnsafeBufferPointer<UInt32>, labels: UnsafeBufferPointer<UInt32>,
-        bound: Int, rows: inout [Int], previousScalar: UInt32?, bestOnPath: Int,
+        bound: Int, rows: inout [Int], previousScalar: UInt32?, bestOnPath: Int, passingOver: Bool,
         into result: inout TermMatches, path: ArraySlice<Int32> = []
     ) {
         let node = child.node
@@ -227,12 +231,83 @@ extension TokenTrie {
         if let next = path.first {
             walk(Child(scalar: nodes[Int(next)].scalar, node: next), depth: depth + count, pattern: pattern,
                  labels: labels, bound: bound, rows: &rows, previousScalar: previous, bestOnPath: best,
-                 into: &result, path: path.dropFirst())
+                 passingOver: passingOver, into: &result, path: path.dropFirst())
             return
         }
-        for child in nodes[Int(node)].children {
-            walk(child, depth: depth + count, pattern: pattern, labels: labels, bound: bound, rows: &rows,
-                 previousScalar: previous, bestOnPath: best, into: &result)
+        let children = nodes[Int(node)].children
+        // Most children end the walk at their first row. A child whose
+        // scalar is none of the pattern's in reach of that row gets the
+        // same row as any other such child (every cell a mismatch, no
+        // swap); when that row ends the walk and matches nothing, only
+        // the children with a scalar in reach need walking.
+        let childDepth = depth + count
+        if passingOver, children.count > 1,
+           let inReach = ScalarsInReach(pattern: pattern, rowDepth: childDepth + 1, bound: bound),
+           mismatchRowEnds(rows: rows, rowDepth: childDepth + 1, pattern: pattern, bound: bound, best: best) {
+            for child in children where inReach.contains(child.scalar) {
+                walk(child, depth: childDepth, pattern: pattern, labels: labels, bound: bound, rows: &rows,
+                     previousScalar: previous, bestOnPath: best, passingOver: passingOver, into: &result)
+            }
+            return
+        }
+        for child in children {
+            walk(child, depth: childDepth, pattern: pattern, labels: labels, bound: bound, rows: &rows,
+                 previousScalar: previous, bestOnPath: best, passingOver: passingOver, into: &result)
+        }
+    }
+
+    /// Whether the row at `rowDepth` of a scalar that matches no pattern
+    /// scalar in the row's band (`ScalarsInReach`) ends the walk there and
+    /// records nothing: what `walk` decides of its first row for such a
+    /// child, computed once for all of them from the row above.
+    private func mismatchRowEnds(
+        rows: [Int], rowDepth: Int, pattern: UnsafeBufferPointer<UInt32>, bound: Int, best: Int
+    ) -> Bool {
+        let width = pattern.count + 1
+        guard rows.count >= rowDepth * width else { return false }
+        let outside = bound + 1
+        let low = max(1, rowDepth - bound), high = min(pattern.count, rowDepth + bound)
+        return rows.withUnsafeBufferPointer { rows in
+            let above = (rowDepth - 1) * width
+            var rowMin = low == 1 ? rowDepth : outside
+            var left = low == 1 ? rowDepth : outside
+            var distance = outside
+            if low <= high {
+                for j in low...high {
+                    let value = min(rows[above + j] + 1, left + 1, rows[above + j - 1] + 1)
+                    left = value
+                    rowMin = min(rowMin, value)
+                    if j == pattern.count { distance = value }
+                }
+            }
+            return distance > bound && rowMin > min(bound, best)
+        }
+    }
+
+    /// The pattern scalars a row at `rowDepth` compares a path scalar
+    /// with: those of its band's cells (`pattern[j − 1]`, |rowDepth − j| ≤
+    /// bound) and of their swaps (`pattern[j − 2]`). A scalar outside them
+    /// costs a mismatch in every cell and swaps with nothing.
+    struct ScalarsInReach {
+        private let range: Range<Int>
+        private let pattern: UnsafeBufferPointer<UInt32>
+        /// Bit `scalar % 64` of each scalar in reach: most others are told apart by it alone.
+        private let filter: UInt64
+
+        /// Nil when the band is empty (no child can continue: the walk
+        /// decides it the same way, child by child).
+        init?(pattern: UnsafeBufferPointer<UInt32>, rowDepth: Int, bound: Int) {
+            let low = max(1, rowDepth - bound), high = min(pattern.count, rowDepth + bound)
+            guard low <= high else { return nil }
+            range = max(0, low - 2)..<high
+            self.pattern = pattern
+            filter = range.reduce(0) { $0 | 1 << UInt64(pattern[$1] & 63) }
+        }
+
+        @inline(__always) func contains(_ scalar: UInt32) -> Bool {
+            guard filter & (1 << UInt64(scalar & 63)) != 0 else { return false }
+            for index in range where pattern[index] == scalar { return true }
+            return false
         }
     }
 }
