@@ -217,6 +217,9 @@ extension SearchEngine {
         let engaged = engagedDocuments()
         var seen = Set<UInt32>()
         var ranked: [RankedSlot] = []
+        // Grown by appends, the list was copied six times on its way to 50,
+        // each copy a retain of every identifier in it.
+        ranked.reserveCapacity(limit + engaged.count)
 
         // Documents are read in place: a copy retains every string it holds.
         func rank(_ entry: TopEntry, typos: Int, whole: Bool) -> RankedSlot {
