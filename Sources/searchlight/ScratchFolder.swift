@@ -19,6 +19,8 @@ final class ScratchFolder: @unchecked Sendable {
     private let lock = NSLock()
     private var child: Process?
     private var handled: [Int32] = []
+    /// Set when a signal came: the watcher thread owns the ending then.
+    private var interruption = false
     private static let signals = [SIGINT, SIGTERM, SIGHUP]
     /// The pipe's write end, for the handler (which can capture nothing).
     nonisolated(unsafe) private static var signalPipe: Int32 = -1
@@ -69,7 +71,15 @@ final class ScratchFolder: @unchecked Sendable {
     }
 
     /// Removes the folder and gives the signals back their default action.
+    ///
+    /// After a signal the watcher thread removes the folder and ends the
+    /// process with the signal's status; the main thread, here on its way
+    /// out (done, or failing because its store went away under it), waits
+    /// for that instead of exiting with a status of its own.
     func remove() {
+        if lock.withLock({ interruption }) {
+            while true { sleep(60) }
+        }
         for signalNumber in handled { signal(signalNumber, SIG_DFL) }
         handled = []
         try? FileManager.default.removeItem(at: url)
@@ -82,12 +92,29 @@ final class ScratchFolder: @unchecked Sendable {
 
     private func interrupted(by signalNumber: Int32) {
         lock.withLock {
+            interruption = true
             if let child, child.isRunning {
                 child.terminate()
                 child.waitUntilExit()
             }
         }
-        try? FileManager.default.removeItem(at: url)
-        exit(128 + signalNumber)
+        removeWhileInUse()
+        // `_exit`, not `exit`: the main thread, finding its folder gone,
+        // may be on its way to exit with its own error, and the status
+        // is the signal's.
+        _exit(128 + signalNumber)
+    }
+
+    /// Removes the folder while the main thread may still be writing in it
+    /// (the bench's save to SQLite makes and removes its journal there by
+    /// name): a file made after the folder was emptied and before it was
+    /// removed failed the removal once and left the folder behind. Tried
+    /// again until it is gone; once it is, nothing can be made in it.
+    private func removeWhileInUse() {
+        for _ in 0..<200 {
+            try? FileManager.default.removeItem(at: url)
+            if !FileManager.default.fileExists(atPath: url.path) { return }
+            usleep(5_000)
+        }
     }
 }
