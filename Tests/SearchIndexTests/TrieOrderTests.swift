@@ -190,4 +190,24 @@ import Testing
             for entry in list { #expect(engine.tokens.span(of: entry.doc).contains { engine.tokens.nodes[$0] == node }) }
         }
     }
+
+    /// A bulk build leaves each posting list with room for at most an
+    /// eighth more postings (its doubling growth left up to half a list
+    /// unused), and the lists keep their postings; the next insert still
+    /// lands in them.
+    @Test func aBulkBuildLeavesItsPostingListsFitted() {
+        var engine = SearchEngine()
+        engine.index((0..<3_000).map { item("photo/\($0)", title: "Cozo \($0 % 7 == 0 ? "misatonve" : "lens") \($0)") })
+        #expect(engine.trie.orderedLimit == Int32(engine.trie.nodes.count), "reordered at the build's end")
+        var long = 0
+        for node in engine.trie.nodes where node.postingList.count > 8 {
+            long += 1
+            #expect(node.postingList.capacity <= node.postingList.count + node.postingList.count / 8 + 4)
+        }
+        #expect(long >= 3)
+        let cozo = engine.trie.find("cozo")!
+        #expect(Set(engine.trie[cozo].postings.map(\.doc)).count == 3_000)
+        engine.index([item("photo/new", title: "Cozo misatonve")])
+        #expect(engine.search(SearchQuery("cozo misatonve", limit: 1_000, now: referenceNow)).total == 430)
+    }
 }

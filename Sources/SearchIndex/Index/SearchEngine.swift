@@ -340,6 +340,8 @@ public struct SearchEngine: Sendable {
     mutating func reorderTrie() {
         settleTables()
         let newIndex = trie.reorder()
+        // Mostly after a bulk build: the lists have their final size.
+        trie.fitPostingLists()
         tokens.renumberNodes(newIndex)
         makeTopListsUnique()
         topLists.renumberNodes(newIndex)
