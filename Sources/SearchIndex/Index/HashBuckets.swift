@@ -83,6 +83,8 @@ struct HashBuckets: Sendable {
     /// Buckets for `count` values without growing (a power of two, at most
     /// three quarters full), every value placed again.
     mutating func reserve(for count: Int) {
+        // Called before every insert: most find the room there.
+        if !entries.isEmpty, count * 4 <= entries.count * 3 { return }
         var size = 8
         while count * 4 > size * 3 { size <<= 1 }
         guard size > entries.count else { return }

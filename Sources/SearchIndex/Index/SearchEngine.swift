@@ -340,8 +340,6 @@ public struct SearchEngine: Sendable {
     mutating func reorderTrie() {
         settleTables()
         let newIndex = trie.reorder()
-        // Mostly after a bulk build: the lists have their final size.
-        trie.fitPostingLists()
         tokens.renumberNodes(newIndex)
         makeTopListsUnique()
         topLists.renumberNodes(newIndex)

@@ -21,10 +21,7 @@ struct SlotTable: Sendable {
 
     /// The slot of `id`, whose document is in `documents`.
     func slot(of id: String, in documents: [Document?]) -> UInt32? {
-        let probe = documents.withUnsafeBufferPointer { documents in
-            buckets.probe(hash: HashBuckets.hash(id)) { Int($0) < documents.count && documents[Int($0)]?.uniqueIdentifier == id }
-        }
-        guard case .found(_, let slot) = probe else { return nil }
+        guard case .found(_, let slot) = probe(id, hash: HashBuckets.hash(id), in: documents) else { return nil }
         return slot
     }
 
@@ -42,10 +39,7 @@ struct SlotTable: Sendable {
     mutating func set(_ id: String, slot: UInt32, in documents: [Document?]) {
         let hash = HashBuckets.hash(id)
         buckets.reserve(for: count + 1)
-        let probe = documents.withUnsafeBufferPointer { documents in
-            buckets.probe(hash: hash) { Int($0) < documents.count && documents[Int($0)]?.uniqueIdentifier == id }
-        }
-        switch probe {
+        switch probe(id, hash: hash, in: documents) {
         case .found(let bucket, _): buckets.replace(bucket, hash: hash, value: slot)
         case .vacant(let bucket): buckets.fill(bucket, hash: hash, value: slot)
         }
@@ -66,4 +60,11 @@ struct SlotTable: Sendable {
 
     /// Bytes the buckets take.
     var memoryBytes: Int { buckets.memoryBytes }
+
+    /// The bucket of `id`, whose document is in `documents`, or the one it would take.
+    private func probe(_ id: String, hash: UInt32, in documents: [Document?]) -> HashBuckets.Probe {
+        documents.withUnsafeBufferPointer { documents in
+            buckets.probe(hash: hash) { Int($0) < documents.count && documents[Int($0)]?.uniqueIdentifier == id }
+        }
+    }
 }

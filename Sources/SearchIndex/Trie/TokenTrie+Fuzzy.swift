@@ -179,7 +179,7 @@ extension TokenTrie {
             if rows.count < (rowDepth + 1) * width { rows.append(contentsOf: repeatElement(0, count: rows.count)) }
             let row = rowDepth * width, above = row - width, twoAbove = above - width
             let scalar = step == 0 ? child.scalar : labels[start + step]
-            let low = max(1, rowDepth - bound), high = min(pattern.count, rowDepth + bound)
+            let (low, high) = Self.band(rowDepth: rowDepth, bound: bound, patternLength: pattern.count)
             // The row is written through a view of the buffer: indexed as an
             // inout array, every cell paid a uniqueness and a bounds check
             // (the walk is a seventh of the benchmark's keystroke
@@ -242,8 +242,8 @@ extension TokenTrie {
         // the children with a scalar in reach need walking.
         let childDepth = depth + count
         if passingOver, children.count > 1,
-           let inReach = ScalarsInReach(pattern: pattern, rowDepth: childDepth + 1, bound: bound),
            mismatchRowEnds(rows: rows, rowDepth: childDepth + 1, pattern: pattern, bound: bound, best: best) {
+            let inReach = ScalarsInReach(pattern: pattern, rowDepth: childDepth + 1, bound: bound)
             for child in children where inReach.contains(child.scalar) {
                 walk(child, depth: childDepth, pattern: pattern, labels: labels, bound: bound, rows: &rows,
                      previousScalar: previous, bestOnPath: best, passingOver: passingOver, into: &result)
@@ -264,9 +264,9 @@ extension TokenTrie {
         rows: [Int], rowDepth: Int, pattern: UnsafeBufferPointer<UInt32>, bound: Int, best: Int
     ) -> Bool {
         let width = pattern.count + 1
-        guard rows.count >= rowDepth * width else { return false }
         let outside = bound + 1
-        let low = max(1, rowDepth - bound), high = min(pattern.count, rowDepth + bound)
+        let (low, high) = Self.band(rowDepth: rowDepth, bound: bound, patternLength: pattern.count)
+        assert(rows.count >= rowDepth * width, "the row above was written")
         return rows.withUnsafeBufferPointer { rows in
             let above = (rowDepth - 1) * width
             var rowMin = low == 1 ? rowDepth : outside
@@ -284,22 +284,28 @@ extension TokenTrie {
         }
     }
 
+    /// The cells `low...high` of the row at `rowDepth` that can be within
+    /// `bound` (|rowDepth − j| ≤ bound: each step off the diagonal is an
+    /// edit); empty (`low > high`) once the path is more than `bound`
+    /// longer than the pattern.
+    @inline(__always)
+    static func band(rowDepth: Int, bound: Int, patternLength: Int) -> (low: Int, high: Int) {
+        (max(1, rowDepth - bound), min(patternLength, rowDepth + bound))
+    }
+
     /// The pattern scalars a row at `rowDepth` compares a path scalar
-    /// with: those of its band's cells (`pattern[j − 1]`, |rowDepth − j| ≤
-    /// bound) and of their swaps (`pattern[j − 2]`). A scalar outside them
-    /// costs a mismatch in every cell and swaps with nothing.
+    /// with: those of its band's cells (`pattern[j − 1]`) and of their
+    /// swaps (`pattern[j − 2]`). A scalar outside them costs a mismatch in
+    /// every cell and swaps with nothing. None for an empty band.
     struct ScalarsInReach {
         private let range: Range<Int>
         private let pattern: UnsafeBufferPointer<UInt32>
         /// Bit `scalar % 64` of each scalar in reach: most others are told apart by it alone.
         private let filter: UInt64
 
-        /// Nil when the band is empty (no child can continue: the walk
-        /// decides it the same way, child by child).
-        init?(pattern: UnsafeBufferPointer<UInt32>, rowDepth: Int, bound: Int) {
-            let low = max(1, rowDepth - bound), high = min(pattern.count, rowDepth + bound)
-            guard low <= high else { return nil }
-            range = max(0, low - 2)..<high
+        init(pattern: UnsafeBufferPointer<UInt32>, rowDepth: Int, bound: Int) {
+            let (low, high) = TokenTrie.band(rowDepth: rowDepth, bound: bound, patternLength: pattern.count)
+            range = low <= high ? max(0, low - 2)..<high : 0..<0
             self.pattern = pattern
             filter = range.reduce(0) { $0 | 1 << UInt64(pattern[$1] & 63) }
         }

@@ -118,6 +118,17 @@ struct TokenTrie: Sendable {
         /// The children, by scalar.
         var children: Children { Children(first: firstChild, more: moreChildren) }
 
+        /// Gives the posting list room for an eighth more postings than it
+        /// holds, where it had more. Lists grow by doubling as a build
+        /// appends to them, and after a bulk build a third of their bytes
+        /// was room never used (37 MB at a million items); an eighth spares
+        /// the first inserts after the build a copy of their largest lists.
+        mutating func fitPostingList() {
+            let count = postingList.count
+            guard count > 8, !postingList.isBorrowed, postingList.capacity > count + count / 8 + 4 else { return }
+            postingList = postingList.ownedCopy(capacity: count + count / 8)
+        }
+
         /// Points the node's links (parent, children) at their new indices.
         mutating func relink(_ newIndex: UnsafeBufferPointer<Int32>) {
             if parent >= 0 { parent = newIndex[Int(parent)] }
@@ -192,20 +203,6 @@ struct TokenTrie: Sendable {
         return nodes.map { node in
             node.postingList.isBorrowed
                 ? node.postingList.ownedCopy(capacity: SearchEngine.postingCapacity(node.postingList.count)) : nil
-        }
-    }
-
-    /// Gives each posting list room for an eighth more postings than it
-    /// holds, where it had more. Lists grow by doubling as a build appends
-    /// to them, and after a bulk build a third of their bytes was room
-    /// never used (37 MB at a million items); an eighth spares the first
-    /// inserts after the build a copy of their largest lists.
-    mutating func fitPostingLists() {
-        for index in nodes.indices {
-            let list = nodes[index].postingList
-            let count = list.count
-            guard count > 8, !list.isBorrowed, list.capacity > count + count / 8 + 4 else { continue }
-            nodes[index].postingList = list.ownedCopy(capacity: count + count / 8)
         }
     }
 
