@@ -27,6 +27,10 @@ extension SearchEngine {
             let footprint = packed.footprint
             sets += footprint.owned
             borrowed += footprint.borrowed
+            // The dictionary that coded it, once: part of the sets' bytes.
+            if let dictionary = packed.dictionary, seen.insert(ObjectIdentifier(dictionary)).inserted {
+                sets += dictionary.memoryBytes
+            }
         }
         for document in documents { count(document?.attributes) }
         for record in records.values { count(record.item.attributeSet) }

@@ -181,6 +181,7 @@ extension SearchEngine {
             let share = stride(from: worker, to: starts.count, by: workers).map { starts[$0] }
             engine.warm(from: share, mapsServe: mapsServe)
         }
+        Allocator.returnFreePages()
     }
 
     /// Fills the lists and maps of `starts` and of every large subtree below them.

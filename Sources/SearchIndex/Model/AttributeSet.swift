@@ -84,11 +84,11 @@ public struct AttributeSet: Codable, Sendable, Hashable {
         set { fields.displayName = newValue }
     }
     public var contentDescription: String? {
-        get { storage.read(.contentDescription) { $0.optionalString() } }
+        get { storage.read(.contentDescription) { $0.optionalText() } }
         set { fields.contentDescription = newValue }
     }
     public var keywords: [String] {
-        get { storage.read(.keywords) { $0.list() } }
+        get { storage.read(.keywords) { $0.textList() } }
         set { fields.keywords = newValue }
     }
     public var thumbnail: Thumbnail? {
@@ -126,13 +126,20 @@ public struct AttributeSet: Codable, Sendable, Hashable {
         set { fields.extras = newValue }
     }
 
-    // The packed form is canonical: equal sets have equal bytes.
+    // The packed form is canonical: equal sets have equal bytes (once
+    // what a dictionary coded is decoded).
     public static func == (a: AttributeSet, b: AttributeSet) -> Bool {
         a.storage == b.storage
     }
 
     public func hash(into hasher: inout Hasher) {
-        storage.withBytes { hasher.combine(bytes: $0) }
+        storage.withCanonicalBytesAndTail { bytes, _ in hasher.combine(bytes: bytes) }
+    }
+
+    /// This set with its description and keywords coded by `dictionary`
+    /// (itself when that saves nothing): the same fields in fewer bytes.
+    func compressed(with dictionary: TextDictionary) -> AttributeSet {
+        storage.compressed(with: dictionary).map(AttributeSet.init(packed:)) ?? self
     }
 
     public init(

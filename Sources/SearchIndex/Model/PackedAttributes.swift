@@ -45,20 +45,30 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
     /// (A header with the pointer and the owner beside the counts was 32
     /// bytes for every set, 24 MB at a million items of which nearly
     /// none borrows.)
+    ///
+    /// A set whose descriptions and keywords a `TextDictionary` coded
+    /// (`compressed(with:)`) marks its count too, and holds the
+    /// dictionary before its bytes:
+    ///
+    /// ```
+    ///  coded:     object header │ count|C tail │ dictionary ──► TextDictionary │ bytes …
+    /// ```
     struct Header {
         var storedCount: UInt32
         var tail: UInt32
 
         static let borrowedFlag: UInt32 = 1 << 31
+        static let codedFlag: UInt32 = 1 << 30
 
-        init(count: Int, tail: Int, borrowed: Bool) {
-            precondition(count < Int(Self.borrowedFlag), "an attribute set holds less than 2 GB")
-            storedCount = UInt32(count) | (borrowed ? Self.borrowedFlag : 0)
+        init(count: Int, tail: Int, borrowed: Bool, coded: Bool = false) {
+            precondition(count < Int(Self.codedFlag), "an attribute set holds less than 1 GB")
+            storedCount = UInt32(count) | (borrowed ? Self.borrowedFlag : 0) | (coded ? Self.codedFlag : 0)
             self.tail = UInt32(tail)
         }
 
-        var count: Int { Int(storedCount & ~Self.borrowedFlag) }
+        var count: Int { Int(storedCount & ~(Self.borrowedFlag | Self.codedFlag)) }
         var isBorrowed: Bool { storedCount & Self.borrowedFlag != 0 }
+        var isCoded: Bool { storedCount & Self.codedFlag != 0 }
     }
 
     /// What a borrowing set's elements hold: its bytes' place and their
@@ -70,27 +80,51 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
 
     deinit {
         withUnsafeMutablePointers { header, elements in
-            guard header.pointee.isBorrowed else { return }
-            UnsafeRawPointer(elements).loadUnaligned(as: Borrowed.self).owner.release()
+            if header.pointee.isBorrowed {
+                UnsafeRawPointer(elements).loadUnaligned(as: Borrowed.self).owner.release()
+            } else if header.pointee.isCoded {
+                UnsafeRawPointer(elements).loadUnaligned(as: Unmanaged<TextDictionary>.self).release()
+            }
         }
     }
 
     /// Whether the bytes are borrowed from a loaded snapshot.
     var isBorrowed: Bool { withUnsafeMutablePointerToHeader { $0.pointee.isBorrowed } }
 
+    /// The dictionary that coded this set's descriptions and keywords, if one did.
+    var dictionary: TextDictionary? {
+        withUnsafeMutablePointers { header, elements in
+            header.pointee.isCoded
+                ? UnsafeRawPointer(elements).loadUnaligned(as: Unmanaged<TextDictionary>.self).takeUnretainedValue() : nil
+        }
+    }
+
+    /// Bytes before a coded set's own: its dictionary.
+    private static let dictionaryPrefix = MemoryLayout<Unmanaged<TextDictionary>>.size
+
     /// The byte count and tail offset: what a cursor needs of the header.
     struct Layout {
         var count: Int
         var tail: Int
+        /// The dictionary of a coded set (unretained: the set holds it).
+        var dictionary: Unmanaged<TextDictionary>? = nil
     }
 
     /// The bytes (borrowed, or this buffer's elements) and their layout.
     @inline(__always) private func withBase<R>(_ body: (UnsafePointer<UInt8>, Layout) throws -> R) rethrows -> R {
         try withUnsafeMutablePointers { header, elements in
             let stored = header.pointee
-            let base = stored.isBorrowed
-                ? UnsafeRawPointer(elements).loadUnaligned(as: Borrowed.self).bytes : UnsafePointer(elements)
-            return try body(base, Layout(count: stored.count, tail: Int(stored.tail)))
+            if stored.isBorrowed {
+                let base = UnsafeRawPointer(elements).loadUnaligned(as: Borrowed.self).bytes
+                return try body(base, Layout(count: stored.count, tail: Int(stored.tail)))
+            }
+            if stored.isCoded {
+                let dictionary = UnsafeRawPointer(elements).loadUnaligned(as: Unmanaged<TextDictionary>.self)
+                return try body(
+                    UnsafePointer(elements + Self.dictionaryPrefix),
+                    Layout(count: stored.count, tail: Int(stored.tail), dictionary: dictionary))
+            }
+            return try body(UnsafePointer(elements), Layout(count: stored.count, tail: Int(stored.tail)))
         }
     }
 
@@ -180,12 +214,84 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
         return unsafeDowncast(buffer, to: PackedAttributes.self)
     }
 
-    private static func make(copying bytes: UnsafeRawBufferPointer, tail: Int) -> PackedAttributes {
-        let buffer = create(minimumCapacity: bytes.count) { _ in Header(count: bytes.count, tail: tail, borrowed: false) }
+    private static func make(copying bytes: UnsafeRawBufferPointer, tail: Int, dictionary: TextDictionary? = nil) -> PackedAttributes {
+        let prefix = dictionary == nil ? 0 : dictionaryPrefix
+        let buffer = create(minimumCapacity: prefix + bytes.count) { _ in
+            Header(count: bytes.count, tail: tail, borrowed: false, coded: dictionary != nil)
+        }
         buffer.withUnsafeMutablePointerToElements { elements in
-            UnsafeMutableRawPointer(elements).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+            if let dictionary {
+                UnsafeMutableRawPointer(elements).storeBytes(of: Unmanaged.passRetained(dictionary), as: Unmanaged<TextDictionary>.self)
+            }
+            (UnsafeMutableRawPointer(elements) + prefix).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
         }
         return unsafeDowncast(buffer, to: PackedAttributes.self)
+    }
+
+    /// This set with its description and keywords coded by `dictionary`;
+    /// nil when that would not make it smaller (or it is coded already).
+    func compressed(with dictionary: TextDictionary) -> PackedAttributes? {
+        withBase { base, layout -> PackedAttributes? in
+            guard layout.dictionary == nil else { return nil }
+            var cursor = PackedCursor(at: .contentDescription, in: base, header: layout)
+            // Room for the worst case: every coded text twice its bytes and three more.
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: layout.count * 3 + 64) { buffer in
+                var out = ByteSink(buffer.baseAddress!)
+                out.append(UnsafeBufferPointer(start: base, count: cursor.position))
+                // Coded in place, its length put before it afterwards.
+                func code(_ text: UnsafeBufferPointer<UInt8>, bias: Int) {
+                    let start = out.count
+                    dictionary.encode(text, into: &out)
+                    out.insertVarint(out.count - start + bias, at: start)
+                }
+                if let description = cursor.optionalUTF8() { code(description, bias: 1) } else { out.byte(0) }
+                let keywords = cursor.listCount()
+                out.varint(keywords)
+                for _ in 0..<keywords { code(cursor.utf8(), bias: 0) }
+                let rest = cursor.position
+                out.append(UnsafeBufferPointer(start: base + rest, count: layout.count - rest))
+                let shrunk = layout.count - out.count
+                guard shrunk > Self.dictionaryPrefix else { return nil }
+                return PackedAttributes.make(
+                    copying: UnsafeRawBufferPointer(start: buffer.baseAddress!, count: out.count), tail: layout.tail - shrunk,
+                    dictionary: dictionary)
+            }
+        }
+    }
+
+    /// The texts a dictionary codes (the description, then each keyword),
+    /// as UTF-8, decoded if they are coded.
+    func forEachCodableText(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        withBase { base, layout in
+            var cursor = PackedCursor(at: .contentDescription, in: base, header: layout)
+            cursor.withOptionalText(body)
+            cursor.forEachListText(body)
+        }
+    }
+
+    /// Whether a dictionary coded this set's description and keywords.
+    var isCoded: Bool { withUnsafeMutablePointerToHeader { $0.pointee.isCoded } }
+
+    /// This set as `make` packs its fields: itself, unless coded.
+    var canonical: PackedAttributes {
+        guard isCoded else { return self }
+        return withCanonicalBytesAndTail { PackedAttributes.make(copying: $0, tail: $1) }
+    }
+
+    /// The byte count and tail offset of `canonical`, found without making it.
+    var canonicalLayout: (count: Int, tail: Int) {
+        withBase { base, layout in
+            guard let dictionary = layout.dictionary?.takeUnretainedValue() else { return (layout.count, layout.tail) }
+            var cursor = PackedCursor(at: .contentDescription, in: base, header: layout)
+            var grown = 0
+            func grow(_ coded: UnsafeBufferPointer<UInt8>, bias: Int) {
+                let plain = dictionary.decodedCount(coded)
+                grown += PackedWriter.varintSize(plain + bias) + plain - PackedWriter.varintSize(coded.count + bias) - coded.count
+            }
+            if let description = cursor.optionalUTF8() { grow(description, bias: 1) }
+            for _ in 0..<cursor.listCount() { grow(cursor.utf8(), bias: 0) }
+            return (layout.count + grown, layout.tail + grown)
+        }
     }
 
     /// Reads with a cursor placed at `slot`.
@@ -202,18 +308,57 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
         withUnsafeMutablePointerToHeader { header in
             let object = MemoryUsage.objectHeader + MemoryLayout<Header>.stride
             let count = header.pointee.count
-            return header.pointee.isBorrowed ? (object + MemoryLayout<Borrowed>.size, count) : (object + count, 0)
+            if header.pointee.isBorrowed { return (object + MemoryLayout<Borrowed>.size, count) }
+            return (object + (header.pointee.isCoded ? Self.dictionaryPrefix : 0) + count, 0)
         }
     }
 
-    /// The packed bytes, for a snapshot.
+    /// The packed bytes as they are (coded or not).
     func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try withBase { base, header in try body(UnsafeRawBufferPointer(start: base, count: header.count)) }
     }
 
-    /// The packed bytes and the offset of their tail, for a snapshot.
+    /// The packed bytes as they are and the offset of their tail.
     func withBytesAndTail<R>(_ body: (UnsafeRawBufferPointer, Int) throws -> R) rethrows -> R {
         try withBase { base, header in try body(UnsafeRawBufferPointer(start: base, count: header.count), header.tail) }
+    }
+
+    /// The bytes `make` would pack this set's fields into, and the offset
+    /// of their tail: what a snapshot keeps (it has no dictionary). A
+    /// coded set's texts are decoded into a buffer for the call, the
+    /// other bytes copied as they are.
+    func withCanonicalBytesAndTail<R>(_ body: (UnsafeRawBufferPointer, Int) throws -> R) rethrows -> R {
+        let (count, tail) = canonicalLayout
+        return try withBase { base, layout in
+            guard let dictionary = layout.dictionary?.takeUnretainedValue() else {
+                return try body(UnsafeRawBufferPointer(start: base, count: layout.count), layout.tail)
+            }
+            return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { buffer in
+                var out = ByteSink(buffer.baseAddress!)
+                var cursor = PackedCursor(at: .contentDescription, in: base, header: layout)
+                out.append(UnsafeBufferPointer(start: base, count: cursor.position))
+                if let coded = cursor.optionalUTF8() {
+                    dictionary.withDecoded(coded) { text in
+                        out.varint(text.count + 1)
+                        out.append(text)
+                    }
+                } else {
+                    out.byte(0)
+                }
+                let keywords = cursor.listCount()
+                out.varint(keywords)
+                for _ in 0..<keywords {
+                    dictionary.withDecoded(cursor.utf8()) { text in
+                        out.varint(text.count)
+                        out.append(text)
+                    }
+                }
+                let rest = cursor.position
+                out.append(UnsafeBufferPointer(start: base + rest, count: layout.count - rest))
+                precondition(out.count == count, "a coded set decodes to the bytes its layout counts")
+                return try body(UnsafeRawBufferPointer(start: buffer.baseAddress!, count: count), tail)
+            }
+        }
     }
 
     /// Every field, read in packed order (arguments are evaluated left to right).
@@ -221,7 +366,7 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
         read(.contentType) { cursor in
             AttributeSet.Fields(
                 contentType: cursor.string(), title: cursor.optionalString(), displayName: cursor.optionalString(),
-                contentDescription: cursor.optionalString(), keywords: cursor.list(), thumbnail: cursor.thumbnail(),
+                contentDescription: cursor.optionalText(), keywords: cursor.textList(), thumbnail: cursor.thumbnail(),
                 phoneNumbers: cursor.list(), emailAddresses: cursor.list(), supportsPhoneCall: cursor.optionalBool(),
                 rating: cursor.optionalDouble(), relatedUniqueIdentifier: cursor.optionalString(),
                 url: cursor.optionalString(), extras: cursor.extras())
@@ -239,7 +384,7 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
             if let title = titles.optionalUTF8() { body(.title, title) }
             if let name = titles.optionalUTF8() { body(.title, name) }
             var keywords = cursor(at: .keywords)
-            keywords.forEachListUTF8 { body(.keywords, $0) }
+            keywords.forEachListText { body(.keywords, $0) }
             var emails = cursor(at: .emailAddresses)
             emails.forEachListUTF8 { body(.other, $0) }
             var phones = cursor(at: .phoneNumbers)
@@ -249,12 +394,16 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
             var extras = cursor(at: .extras)
             extras.forEachExtraValueUTF8 { body(.other, $0) }
             var description = cursor(at: .contentDescription)
-            if let text = description.optionalUTF8() { body(.contentDescription, text) }
+            description.withOptionalText { body(.contentDescription, $0) }
         }
     }
 
+    /// Equal when their fields are: their bytes, when both are coded by
+    /// the same dictionary or neither is; else their canonical bytes.
     static func == (a: PackedAttributes, b: PackedAttributes) -> Bool {
-        a === b || a.withBytes { x in b.withBytes { y in x.count == y.count && x.elementsEqual(y) } }
+        if a === b { return true }
+        let (x, y) = a.dictionary === b.dictionary ? (a, b) : (a.canonical, b.canonical)
+        return x.withBytes { x in y.withBytes { y in x.count == y.count && x.elementsEqual(y) } }
     }
 }
 
@@ -269,6 +418,17 @@ struct PackedWriter {
     mutating func byte(_ value: UInt8) { bytes.append(value) }
 
     mutating func varint(_ value: Int) { unsignedVarint(UInt64(value)) }
+
+    /// Bytes `varint(value)` writes.
+    static func varintSize(_ value: Int) -> Int {
+        var size = 1
+        var rest = UInt64(value) >> 7
+        while rest > 0 {
+            size += 1
+            rest >>= 7
+        }
+        return size
+    }
 
     mutating func unsignedVarint(_ value: UInt64) {
         var rest = value
@@ -321,6 +481,9 @@ struct PackedCursor {
     private let base: UnsafePointer<UInt8>
     private let count: Int
     private var offset = 0
+    /// The dictionary that coded the set's description and keywords, if
+    /// one did: the `…Text` reads decode them.
+    private var dictionary: Unmanaged<TextDictionary>?
 
     init(base: UnsafePointer<UInt8>, count: Int) {
         self.base = base
@@ -331,6 +494,7 @@ struct PackedCursor {
     /// for the fields after the lists.
     init(at slot: PackedAttributes.Slot, in base: UnsafePointer<UInt8>, header: PackedAttributes.Layout) {
         self.init(base: base, count: header.count)
+        dictionary = header.dictionary
         var from = PackedAttributes.Slot.contentType
         if slot.rawValue >= PackedAttributes.Slot.supportsPhoneCall.rawValue {
             offset = header.tail
@@ -342,6 +506,9 @@ struct PackedCursor {
     }
 
     var isAtEnd: Bool { offset == count }
+
+    /// Where the next read starts.
+    var position: Int { offset }
 
     // MARK: Checked steps (nil when the bytes run out or a value is malformed)
 
@@ -488,6 +655,51 @@ struct PackedCursor {
     mutating func forEachListUTF8(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         guard let items = nextVarint() else { Self.damaged() }
         for _ in 0..<items { body(utf8()) }
+    }
+
+    /// A list's count; its strings follow (`utf8()` each).
+    mutating func listCount() -> Int {
+        guard let items = nextVarint() else { Self.damaged() }
+        return Int(items)
+    }
+
+    // MARK: Texts a dictionary may have coded (descriptions, keywords)
+
+    /// The next optional string of a codable field.
+    mutating func optionalText() -> String? {
+        guard let dictionary else { return optionalString() }
+        return optionalUTF8().map { coded in dictionary._withUnsafeGuaranteedRef { $0.decoded(coded) } }
+    }
+
+    /// The next list of a codable field.
+    mutating func textList() -> [String] {
+        guard let dictionary else { return list() }
+        let items = listCount()
+        guard items > 0 else { return [] }
+        var values: [String] = []
+        values.reserveCapacity(items)
+        for _ in 0..<items {
+            let coded = utf8()
+            values.append(dictionary._withUnsafeGuaranteedRef { $0.decoded(coded) })
+        }
+        return values
+    }
+
+    /// The next optional string of a codable field, as UTF-8 (decoded
+    /// into a buffer that lives for the call); nothing for none.
+    mutating func withOptionalText(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        guard let text = optionalUTF8() else { return }
+        guard let dictionary else { return body(text) }
+        dictionary._withUnsafeGuaranteedRef { $0.withDecoded(text, body) }
+    }
+
+    /// The next list of a codable field, each string as UTF-8.
+    mutating func forEachListText(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        guard let dictionary else { return forEachListUTF8(body) }
+        for _ in 0..<listCount() {
+            let coded = utf8()
+            dictionary._withUnsafeGuaranteedRef { $0.withDecoded(coded, body) }
+        }
     }
 
     /// A thumbnail's caption in place (nil without a thumbnail or caption).

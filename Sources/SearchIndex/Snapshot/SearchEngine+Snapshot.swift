@@ -81,11 +81,12 @@ extension SearchEngine {
         // them the reads skipped a few hundred bytes each time, a cache
         // miss a record (apart, reading the records takes a quarter less).
         let setBytes = recordList.reduce(0) { total, record in
-            total + record.item.attributeSet.packed.withBytesAndTail { bytes, _ in bytes.count }
+            total + record.item.attributeSet.packed.canonicalLayout.count
         }
         try out.write(UInt64(setBytes))
         for record in recordList {
-            try record.item.attributeSet.packed.withBytesAndTail { bytes, _ in try out.write(raw: bytes) }
+            // Canonical: a snapshot keeps no dictionary (a coded set is decoded).
+            try record.item.attributeSet.packed.withCanonicalBytesAndTail { bytes, _ in try out.write(raw: bytes) }
         }
         var setStart = 0
         try Self.writeChunked(recordList, to: &out) { record, chunk in

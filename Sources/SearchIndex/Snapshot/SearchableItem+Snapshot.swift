@@ -14,12 +14,11 @@ extension SnapshotWriter {
         try write(item.domainIdentifier)
         try write(item.expirationDate?.timeIntervalSinceReferenceDate)
         try write(UInt8(Visibility.allCases.firstIndex(of: item.visibility)!))
-        try item.attributeSet.packed.withBytesAndTail { bytes, tail in
-            try write(UInt64(setStart))
-            try write(UInt32(bytes.count))
-            try write(UInt32(tail))
-            setStart += bytes.count
-        }
+        let (count, tail) = item.attributeSet.packed.canonicalLayout
+        try write(UInt64(setStart))
+        try write(UInt32(count))
+        try write(UInt32(tail))
+        setStart += count
     }
 }
 
