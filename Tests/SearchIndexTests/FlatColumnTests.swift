@@ -54,4 +54,30 @@ import Testing
         }
         #expect(source == Array(0..<64))
     }
+
+    /// Most posting lists hold one posting: such a column keeps it in
+    /// itself (room for exactly one, no buffer) and acts as an array
+    /// through every change.
+    @Test func aColumnOfOneValueHoldsItInItselfAndActsAsAnArray() {
+        var column = FlatColumn<UInt32>()
+        column.append(7)
+        #expect(column.count == 1 && column.capacity == 1 && !column.isBorrowed)
+        #expect(Array(column) == [7] && column[0] == 7 && column.elements(in: 0..<1) == [7])
+        #expect(column.withUnsafeBufferPointer { Array($0) } == [7])
+        let copy = column
+        column[0] = 8
+        column.withUnsafeMutableBufferPointer { $0[0] += 1 }
+        #expect(Array(column) == [9] && Array(copy) == [7])
+        var grown = column
+        grown.append(contentsOf: [10, 11])
+        #expect(Array(grown) == [9, 10, 11] && Array(column) == [9])
+        column.removeLast()
+        #expect(column.isEmpty && Array(column) == [] && Array(copy) == [7])
+        column.append(contentsOf: [5])
+        #expect(column.capacity == 1 && Array(column) == [5])
+        column.reserveCapacity(3)
+        #expect(column.capacity >= 3 && Array(column) == [5])
+        #expect(FlatColumn<UInt32>([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]).ownedCopy(capacity: 10).count == 10)
+        #expect(Array(copy.ownedCopy(capacity: 4)) == [7])
+    }
 }
