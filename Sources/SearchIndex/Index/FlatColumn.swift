@@ -65,7 +65,7 @@ struct FlatColumn<Element: BitwiseCopyable & Sendable>: @unchecked Sendable {
         buffer = Buffer.make(borrowing: start, count: count, owner: owner)
     }
 
-    var count: Int {
+    @inline(__always) var count: Int {
         if let buffer { return buffer.elementCount }
         return single == nil ? 0 : 1
     }
@@ -78,10 +78,11 @@ struct FlatColumn<Element: BitwiseCopyable & Sendable>: @unchecked Sendable {
     var isBorrowed: Bool { buffer?.isBorrowed ?? false }
 
     subscript(index: Int) -> Element {
-        get {
+        @inline(__always) get {
             precondition(index >= 0 && index < count, "index out of range")
-            if let single { return single }
-            return buffer.unsafelyUnwrapped.base[index]
+            // The buffer first: the token arena's columns read this for every token.
+            if let buffer { return buffer.base[index] }
+            return single.unsafelyUnwrapped
         }
         set {
             precondition(index >= 0 && index < count, "index out of range")
