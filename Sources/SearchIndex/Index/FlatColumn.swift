@@ -157,10 +157,6 @@ struct FlatColumn<Element: BitwiseCopyable & Sendable>: @unchecked Sendable {
             }
             return
         }
-        if buffer == nil, single == nil {
-            single = value
-            return
-        }
         withUnsafePointer(to: value) { append(contentsOf: UnsafeBufferPointer(start: $0, count: 1)) }
     }
 

@@ -141,10 +141,6 @@ public struct SearchEngine: Sendable {
             textDictionary = Self.trainDictionary(on: items)
         }
         guard let dictionary = textDictionary, !items.isEmpty else { return }
-        guard items.count >= 4_096 else {
-            for index in items.indices { items[index].attributeSet = items[index].attributeSet.compressed(with: dictionary) }
-            return
-        }
         // Every coded set is made before any original goes, so the coded
         // ones lie together in fresh memory and the originals' pages come
         // free whole (each replaced as soon as coded, the coded sets took
@@ -154,7 +150,7 @@ public struct SearchEngine: Sendable {
             { $0.attributeSet.compressed(with: dictionary) }
         }
         for index in items.indices { items[index].attributeSet = coded[index] }
-        Allocator.returnFreePages()
+        if items.count >= 4_096 { Allocator.returnFreePages() }
     }
 
     /// A dictionary of the words in the descriptions and keywords of at

@@ -233,23 +233,15 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
     func compressed(with dictionary: TextDictionary) -> PackedAttributes? {
         withBase { base, layout -> PackedAttributes? in
             guard layout.dictionary == nil else { return nil }
-            var cursor = PackedCursor(at: .contentDescription, in: base, header: layout)
             // Room for the worst case: every coded text twice its bytes and three more.
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: layout.count * 3 + 64) { buffer in
                 var out = ByteSink(buffer.baseAddress!)
-                out.append(UnsafeBufferPointer(start: base, count: cursor.position))
-                // Coded in place, its length put before it afterwards.
-                func code(_ text: UnsafeBufferPointer<UInt8>, bias: Int) {
+                Self.rewriteCodableTexts(base: base, layout: layout, into: &out) { text, bias, out in
+                    // Coded in place, its length put before it afterwards.
                     let start = out.count
                     dictionary.encode(text, into: &out)
                     out.insertVarint(out.count - start + bias, at: start)
                 }
-                if let description = cursor.optionalUTF8() { code(description, bias: 1) } else { out.byte(0) }
-                let keywords = cursor.listCount()
-                out.varint(keywords)
-                for _ in 0..<keywords { code(cursor.utf8(), bias: 0) }
-                let rest = cursor.position
-                out.append(UnsafeBufferPointer(start: base + rest, count: layout.count - rest))
                 let shrunk = layout.count - out.count
                 guard shrunk > Self.dictionaryPrefix else { return nil }
                 return PackedAttributes.make(
@@ -257,6 +249,26 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
                     dictionary: dictionary)
             }
         }
+    }
+
+    /// Writes the set's bytes (at `base`, laid out as `layout`) to `out`,
+    /// each text a dictionary codes (the description, then each keyword)
+    /// written by `text` in place of its length and bytes: `text` gets
+    /// those bytes and the bias its length is written with (1 for the
+    /// optional description, 0 for a keyword). Coding a set and decoding
+    /// it are this walk with the two ways of writing a text.
+    private static func rewriteCodableTexts(
+        base: UnsafePointer<UInt8>, layout: Layout, into out: inout ByteSink,
+        _ text: (UnsafeBufferPointer<UInt8>, Int, inout ByteSink) -> Void
+    ) {
+        var cursor = PackedCursor(at: .contentDescription, in: base, header: layout)
+        out.append(UnsafeBufferPointer(start: base, count: cursor.position))
+        if let description = cursor.optionalUTF8() { text(description, 1, &out) } else { out.byte(0) }
+        let keywords = cursor.listCount()
+        out.varint(keywords)
+        for _ in 0..<keywords { text(cursor.utf8(), 0, &out) }
+        let rest = cursor.position
+        out.append(UnsafeBufferPointer(start: base + rest, count: layout.count - rest))
     }
 
     /// The texts a dictionary codes (the description, then each keyword),
@@ -335,26 +347,12 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
             }
             return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { buffer in
                 var out = ByteSink(buffer.baseAddress!)
-                var cursor = PackedCursor(at: .contentDescription, in: base, header: layout)
-                out.append(UnsafeBufferPointer(start: base, count: cursor.position))
-                if let coded = cursor.optionalUTF8() {
+                Self.rewriteCodableTexts(base: base, layout: layout, into: &out) { coded, bias, out in
                     dictionary.withDecoded(coded) { text in
-                        out.varint(text.count + 1)
-                        out.append(text)
-                    }
-                } else {
-                    out.byte(0)
-                }
-                let keywords = cursor.listCount()
-                out.varint(keywords)
-                for _ in 0..<keywords {
-                    dictionary.withDecoded(cursor.utf8()) { text in
-                        out.varint(text.count)
+                        out.varint(text.count + bias)
                         out.append(text)
                     }
                 }
-                let rest = cursor.position
-                out.append(UnsafeBufferPointer(start: base + rest, count: layout.count - rest))
                 precondition(out.count == count, "a coded set decodes to the bytes its layout counts")
                 return try body(UnsafeRawBufferPointer(start: buffer.baseAddress!, count: count), tail)
             }
