@@ -32,6 +32,10 @@ struct Document: Sendable {
     private var storedTitleLength: UInt32
     private var sourceSet: SourceSet
     var visibility: Visibility
+    /// The source of the record this document holds (see `heldRecord`),
+    /// as its index in `Source.allCases`; `Self.holdsNoRecord` when the
+    /// engine keeps the document's record in its table, or it has none.
+    private var heldRecordSource: UInt8
 
     var expirationDate: Date? {
         expiration == .infinity ? nil : Date(timeIntervalSinceReferenceDate: expiration)
@@ -65,6 +69,44 @@ struct Document: Sendable {
     func isVisible(at now: Date) -> Bool {
         expiration > now.timeIntervalSinceReferenceDate
     }
+
+    static let holdsNoRecord: UInt8 = .max
+
+    /// Whether the engine keeps this document's record here only (see `heldRecord`).
+    var holdsRecord: Bool { heldRecordSource != Self.holdsNoRecord }
+
+    /// The record this document holds: one whose item is all in the
+    /// document's fields (identifier, domain, set, expiration, visibility),
+    /// so the engine keeps it nowhere else (`SearchEngine+Records`).
+    var heldRecord: IndexRecord? {
+        guard holdsRecord, let attributes else { return nil }
+        return IndexRecord(
+            item: SearchableItem(
+                uniqueIdentifier: uniqueIdentifier, domainIdentifier: domainIdentifier, expirationDate: expirationDate,
+                attributeSet: attributes, visibility: visibility),
+            source: Source.allCases[Int(heldRecordSource)])
+    }
+
+    /// Whether this document's fields say all of `record`'s item: the
+    /// same set (the same storage, as a build shares it) and the same
+    /// other fields, the expiration as it reads back from the document.
+    func canHold(_ record: IndexRecord) -> Bool {
+        guard let attributes, attributes.packed === record.item.attributeSet.packed else { return false }
+        return uniqueIdentifier == record.item.uniqueIdentifier && domainIdentifier == record.item.domainIdentifier
+            && expirationDate == record.item.expirationDate && visibility == record.item.visibility
+    }
+
+    /// Makes this document hold `record` (it must `canHold` it).
+    mutating func hold(_ record: IndexRecord) {
+        assert(canHold(record), "a document holds only a record its fields say all of")
+        heldRecordSource = UInt8(Source.allCases.firstIndex(of: record.source)!)
+    }
+
+    /// Hands the held record back (the engine's table takes it), if any.
+    mutating func releaseRecord() -> IndexRecord? {
+        defer { heldRecordSource = Self.holdsNoRecord }
+        return heldRecord
+    }
 }
 
 // The initialisers delegate to the memberwise one: one that assigned each
@@ -80,7 +122,7 @@ extension Document {
             uniqueIdentifier: uniqueIdentifier, domainIdentifier: domainIdentifier, attributes: attributes,
             standalone: attributes == nil ? StandaloneText(title: title, contentType: contentType) : nil,
             expiration: Self.seconds(expirationDate), storedTitleLength: UInt32(clamping: titleLength),
-            sourceSet: sources, visibility: visibility)
+            sourceSet: sources, visibility: visibility, heldRecordSource: Self.holdsNoRecord)
     }
 
     /// An expiration as a slot stores it (infinity for none).
@@ -89,13 +131,14 @@ extension Document {
     /// The document that is what the record at `record` alone says (a
     /// loaded snapshot's usual kind), its fields read where the record
     /// lies (a copy of the whole item first cost a retain and a release of
-    /// each of its references).
+    /// each of its references). It holds that record (`heldRecord`).
     init(record: UnsafePointer<IndexRecord>, titleLength: Int, sources: SourceSet) {
         self.init(
             uniqueIdentifier: record.pointee.item.uniqueIdentifier,
             domainIdentifier: record.pointee.item.domainIdentifier, attributes: record.pointee.item.attributeSet,
             standalone: nil, expiration: Self.seconds(record.pointee.item.expirationDate),
-            storedTitleLength: UInt32(clamping: titleLength), sourceSet: sources, visibility: record.pointee.item.visibility)
+            storedTitleLength: UInt32(clamping: titleLength), sourceSet: sources, visibility: record.pointee.item.visibility,
+            heldRecordSource: UInt8(Source.allCases.firstIndex(of: record.pointee.source)!))
     }
 }
 

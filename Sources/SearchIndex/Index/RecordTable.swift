@@ -105,6 +105,15 @@ public struct RecordTable: Sendable {
         buckets.reserve(for: room)
     }
 
+    /// Made again from its records when they fill under a quarter of its
+    /// room (most of them went to their documents): the room and the
+    /// buckets of a million records were 80 MB.
+    mutating func shrinkIfSparse() {
+        if count == 0, buckets.memoryBytes > 0 { self = RecordTable(); return }
+        guard storage.capacity > 1_024, count * 4 < storage.capacity else { return }
+        self = RecordTable(records: Array(values))
+    }
+
     /// The records, in no particular order.
     public var values: some Sequence<IndexRecord> { storage.lazy.compactMap { $0 } }
 

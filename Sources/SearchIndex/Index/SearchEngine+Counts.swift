@@ -11,7 +11,7 @@ extension SearchEngine {
     public var counts: Counts {
         var domains: [String: Int] = [:]
         var sources = Dictionary(uniqueKeysWithValues: Source.allCases.map { ($0.rawValue, 0) })
-        for record in records.values {
+        for record in allRecords {
             domains[record.item.domainIdentifier ?? "(none)", default: 0] += 1
             sources[record.source.rawValue, default: 0] += 1
         }

@@ -33,7 +33,8 @@ extension SearchEngine {
             }
         }
         for document in documents { count(document?.attributes) }
-        for record in records.values { count(record.item.attributeSet) }
+        // A held record's set is its document's, counted above.
+        for record in recordTable.values { count(record.item.attributeSet) }
         for activity in activities.values { count(activity.contentAttributeSet) }
         let slotColumns = ranks.count * MemoryLayout<StaticRank>.stride + rankTiers.count + expirations.count * 8
             + engagedSlots.count
@@ -41,7 +42,7 @@ extension SearchEngine {
             MemoryUsage.Part(name: "tokenArena", bytes: arena),
             MemoryUsage.Part(name: "attributeSets", bytes: sets),
             MemoryUsage.Part(name: "fieldMaps", bytes: topLists.fieldMapBytes),
-            MemoryUsage.Part(name: "records", bytes: records.memoryBytes),
+            MemoryUsage.Part(name: "records", bytes: recordTable.memoryBytes),
             MemoryUsage.Part(name: "postings", bytes: postings),
             MemoryUsage.Part(name: "documents", bytes: documents.count * MemoryLayout<Document?>.stride),
             MemoryUsage.Part(name: "trie", bytes: trieBytes),

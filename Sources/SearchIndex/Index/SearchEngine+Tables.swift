@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 
-/// The identifier-keyed tables: the records, the identifier → slot map and
-/// the merge maps by URL.
+/// The identifier-keyed tables: the records no document holds, the
+/// identifier → slot map and the merge maps by URL.
 ///
 /// A snapshot load returns the engine before these are built: queries read
 /// only the documents, the trie and the per-slot arrays, and hashing a
@@ -11,8 +11,8 @@ import Foundation
 /// queries run; the first read of one waits for them, and the first change
 /// moves them into the engine (`settleTables()`).
 extension SearchEngine {
-    /// Items and web pages, by identifier.
-    public internal(set) var records: RecordTable {
+    /// The records no document holds, by identifier (`SearchEngine+Records`).
+    var recordTable: RecordTable {
         get { pendingTables?.wait().records ?? settled.records }
         _modify {
             settleTables()
@@ -97,6 +97,7 @@ extension SearchEngine {
 
 /// The tables `SearchEngine+Tables` describes.
 struct IdentifierTables: Sendable {
+    /// The records no document holds (`SearchEngine+Records`).
     var records = RecordTable()
     var slots = SlotTable()
     var itemsByURL: [String: Set<String>] = [:]

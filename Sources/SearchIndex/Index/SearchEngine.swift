@@ -113,11 +113,11 @@ public struct SearchEngine: Sendable {
         if items.count >= 1_024 {
             // Growing a million-entry table step by step moved every record
             // several times (a tenth of a bulk import's time before refresh).
-            records.reserveCapacity(records.count + items.count)
+            recordTable.reserveCapacity(recordTable.count + items.count)
         }
         for item in items {
             let record = IndexRecord(source: source, item: item)
-            if let old = records.updateValue(record, forKey: item.uniqueIdentifier) {
+            if let old = replaceRecord(with: record) {
                 touched.formUnion(unlink(old))
             }
             ids.append(item.uniqueIdentifier)
@@ -172,7 +172,7 @@ public struct SearchEngine: Sendable {
         var touched = Set<String>()
         var removed: [String] = []
         for id in identifiers {
-            guard let record = records[id] else {
+            guard let record = findRecord(id) else {
                 if activities[id] != nil {
                     touched.formUnion(removeActivity(id))
                     // Deleting an activity by name deletes its views too.
@@ -182,7 +182,7 @@ public struct SearchEngine: Sendable {
                 continue
             }
             touched.formUnion(unlink(record))
-            records[id] = nil
+            _ = takeRecord(id)
             removed.append(id)
             for activityID in activitiesByItem[id] ?? [] {
                 touched.formUnion(removeActivity(activityID))
@@ -198,7 +198,7 @@ public struct SearchEngine: Sendable {
     /// (`com.acme.media` takes `com.acme.media.photo`, not `com.acme.mediakit`).
     @discardableResult
     public mutating func deleteItems(domainIdentifiers domains: [String]) -> [String] {
-        let doomed = records.values
+        let doomed = allRecords
             .filter { record in domains.contains { record.item.belongs(toDomain: $0) } }
             .map(\.item.uniqueIdentifier)
             .sorted()
@@ -212,7 +212,7 @@ public struct SearchEngine: Sendable {
 
     /// Identifiers of records and activities expired at `now`.
     public func expiredIdentifiers(at now: Date) -> [String] {
-        let items = records.values.filter { $0.item.isExpired(at: now) }.map(\.item.uniqueIdentifier)
+        let items = allRecords.filter { $0.item.isExpired(at: now) }.map(\.item.uniqueIdentifier)
         let acts = activities.filter { $0.value.isExpired(at: now) }.map(\.key)
         return (items + acts).sorted()
     }
@@ -237,7 +237,7 @@ public struct SearchEngine: Sendable {
         markEngaged(activity.engagementIdentifier)
         var outcome = ActivityOutcome.recordedOnly
         if activity.isEligibleForSearch && preference == .viewedRecords {
-            if let related = activity.relatedUniqueIdentifier, records[related] == nil {
+            if let related = activity.relatedUniqueIdentifier, findRecord(related) == nil {
                 outcome = .relatedItemMissing
             } else {
                 insertActivity(activity)
@@ -252,7 +252,7 @@ public struct SearchEngine: Sendable {
     /// Restores a stored activity without counting a view (used when loading).
     public mutating func restoreActivity(_ activity: UserActivity) {
         guard preference == .viewedRecords else { return }
-        if let related = activity.relatedUniqueIdentifier, records[related] == nil { return }
+        if let related = activity.relatedUniqueIdentifier, findRecord(related) == nil { return }
         insertActivity(activity)
         refresh([canonicalID(ofActivity: activity)])
     }
@@ -411,6 +411,19 @@ public struct SearchEngine: Sendable {
             }
             order.removeLast(order.count - kept)
         }
+        // The documents about to be rebuilt give their records back to the
+        // table, where the builders (on other threads too) read them.
+        releaseHeldRecords(order)
+        var holding: [String] = []
+        rebuildDocuments(order, holding: &holding)
+        // Only now: the builders' copy of the table is gone with the
+        // function that made it, so the table changes in place.
+        letDocumentsHoldRecords(holding)
+    }
+
+    /// Builds and places the documents of `order` (sorted, each once),
+    /// adding to `holding` those that hold their records.
+    private mutating func rebuildDocuments(_ order: [String], holding: inout [String]) {
         // In chunks, so that a large batch never holds every pending token at once.
         let chunks = stride(from: 0, to: order.count, by: Self.refreshChunk).map {
             order[$0..<min(order.count, $0 + Self.refreshChunk)]
@@ -418,7 +431,7 @@ public struct SearchEngine: Sendable {
         guard chunks.count > 1 else {
             if let chunk = chunks.first {
                 var built = buildDocuments(chunk)
-                place(chunk, &built)
+                place(chunk, &built, holding: &holding)
             }
             return
         }
@@ -433,7 +446,7 @@ public struct SearchEngine: Sendable {
         for index in chunks.indices {
             let following = index + 1 < chunks.count ? chunks[index + 1] : nil
             let next = following.map { chunk in SharedMap(Array(chunk)) { reader.buildDocument($0) } }
-            place(chunks[index], &built)
+            place(chunks[index], &built, holding: &holding)
             built = next?.finish() ?? []
             if index == 0 {
                 // Growing by doubling copied the node and token arrays again
@@ -474,13 +487,14 @@ public struct SearchEngine: Sendable {
     static let refreshChunk = 4_096
 
     /// Puts the documents of `ids` (`built[i]` for `ids[i]`, or nothing) in
-    /// their slots, taking them out of `built`.
+    /// their slots, taking them out of `built`; adds to `holding` the
+    /// identifiers of those that hold their records.
     ///
     /// Each document is moved into its slot, its pending tokens and what
     /// its insert needs taken out of it on the way: a copy of a document
     /// (a dozen strings and arrays, each retained and released) was made
     /// three times on its way into the trie, a tenth of a bulk build.
-    private mutating func place(_ ids: ArraySlice<String>, _ built: inout [BuiltDocument?]) {
+    private mutating func place(_ ids: ArraySlice<String>, _ built: inout [BuiltDocument?], holding: inout [String]) {
         var pending: [PendingInsert] = []
         pending.reserveCapacity(ids.count)
         for (offset, id) in ids.enumerated() {
@@ -498,6 +512,7 @@ public struct SearchEngine: Sendable {
                                  identifierPrefix: document!.identifierPrefix),
                 expiration: document!.expiration,
                 engaged: !engagements.isEmpty && engagements[document!.uniqueIdentifier] != nil))
+            if document!.holdsRecord { holding.append(id) }
             swap(&documents[Int(slot)], &document)
         }
         // One document (a one-item update) goes token by token: the batch
@@ -528,7 +543,7 @@ public struct SearchEngine: Sendable {
     /// structure it touches.
     private var documentReader: SearchEngine {
         var reader = SearchEngine(preference: preference)
-        reader.records = records
+        reader.recordTable = recordTable
         reader.activities = activities
         reader.itemsByURL = itemsByURL
         reader.webByURL = webByURL
@@ -594,7 +609,7 @@ public struct SearchEngine: Sendable {
     /// attribute set. (One copy of the record: a dictionary's values are
     /// not read in place, so reading a field by position copied it again.)
     private func primary(of id: String) -> Primary? {
-        if let record = records[id], canonicalID(of: record) == id { return .record(record) }
+        if let record = findRecord(id), canonicalID(of: record) == id { return .record(record) }
         if let activity = activities[id], activity.relatedUniqueIdentifier == nil { return .activity(activity) }
         return nil
     }
@@ -603,13 +618,15 @@ public struct SearchEngine: Sendable {
     private func buildDocument(_ id: String) -> BuiltDocument? {
         var primary: (attributes: AttributeSet, domain: String?, expiry: Date?, visibility: Visibility, source: Source)
         var merged: [(AttributeSet, Source)] = []
+        var primaryRecord: IndexRecord?
         switch self.primary(of: id) {
         case .record(let record):
+            primaryRecord = record
             let item = record.item
             primary = (item.attributeSet, item.domainIdentifier, item.expirationDate, item.visibility, record.source)
             if record.source == .item, let url = item.attributeSet.url, owner(of: url) == id {
                 for webID in (webByURL[url] ?? []).sorted() {
-                    if let web = records[webID] { merged.append((web.item.attributeSet, .web)) }
+                    if let web = findRecord(webID) { merged.append((web.item.attributeSet, .web)) }
                 }
             }
         case .activity(let activity):
@@ -624,12 +641,16 @@ public struct SearchEngine: Sendable {
         let title = primary.attributes.shownTitle
         var sources = SourceSet(CollectionOfOne(primary.source))
         for (_, source) in merged { sources.insert(source) }
-        return Document(
+        var built = Document(
             uniqueIdentifier: id, title: title, titleLength: title.count,
             contentType: primary.attributes.contentType, domainIdentifier: primary.domain,
             sources: sources, expirationDate: primary.expiry, visibility: primary.visibility,
             attributes: primary.attributes
         ).withTokens(from: [primary.attributes] + merged.map(\.0))
+        // The document holds its record where it can: the table lets go of
+        // it once the document is in its slot (`SearchEngine+Records`).
+        if let record = primaryRecord, built.document.canHold(record) { built.document.hold(record) }
+        return built
     }
 
     /// The attribute set `document` shows: that of what stands for it

@@ -68,11 +68,12 @@ extension SearchEngine {
         // rest: a load builds each document from the record after the one
         // before instead of one anywhere in the section.
         var recordList: [IndexRecord] = []
-        recordList.reserveCapacity(records.count)
+        recordList.reserveCapacity(documents.count + recordTable.count)
         for case let document? in documents {
-            if let record = records[document.uniqueIdentifier] { recordList.append(record) }
+            if let record = document.heldRecord ?? recordTable[document.uniqueIdentifier] { recordList.append(record) }
         }
-        for record in records.values where slot(of: record.item.uniqueIdentifier) == nil {
+        // Every held record has its document: the rest are in the table.
+        for record in recordTable.values where slot(of: record.item.uniqueIdentifier) == nil {
             recordList.append(record)
         }
         assert(recordList.count == records.count)
@@ -458,7 +459,8 @@ extension SearchEngine {
             tables.slots.set(identifier, slot: UInt32(slot), in: documents)
         }
         // Released here, before the engine can change its documents (a
-        // second reference would make that change copy them all).
+        // second reference would make that change copy them all); the
+        // local copy goes with this function, before any change.
         handOver.documents = []
         for record in handOver.records {
             guard let url = record.item.attributeSet.url else { continue }
@@ -469,8 +471,13 @@ extension SearchEngine {
             case .activity: break
             }
         }
-        tables.records = RecordTable(records: handOver.records)
-        // Released here: the table holds its own copy of every record.
+        // The table keeps the records no document holds (a document read
+        // as its record's place holds it: `SearchEngine+Records`).
+        tables.records = RecordTable(records: handOver.records.filter { record in
+            guard let slot = tables.slots.slot(of: record.item.uniqueIdentifier, in: documents) else { return true }
+            return documents[Int(slot)]?.holdsRecord != true
+        })
+        // Released here: the table holds its own copy of every record it keeps.
         handOver.records = []
         return tables
     }

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+@testable import SearchIndex
+
+/// Where the engine keeps its records (`SearchEngine+Records`): in the
+/// documents that say all of them, the rest in the table. Wherever each
+/// is kept, `records` reads as the one dictionary of what was indexed.
+@Suite struct RecordKeepingTests {
+    /// The records a plain dictionary of what was indexed holds.
+    private func expectRecords(_ e: SearchEngine, _ model: [String: IndexRecord], _ stage: String) {
+        #expect(e.records.count == model.count, "\(stage): count")
+        #expect(Set(e.records.keys) == Set(model.keys), "\(stage): keys")
+        for (id, record) in model { #expect(e.records[id] == record, "\(stage): \(id)") }
+        #expect(e.records[stage + "/none"] == nil)
+    }
+
+    @Test func aBulkBuildKeepsEveryRecordInItsDocumentAndNoneApart() {
+        // More than a refresh chunk, so the build takes its threaded path.
+        let items = (0..<(SearchEngine.refreshChunk + 900)).map { (n: Int) -> SearchableItem in
+            let domain: String? = n % 3 == 0 ? "com.a" : nil
+            let expiry: Date? = n % 5 == 0 ? Date(timeIntervalSinceReferenceDate: 900_000_000.123456 + Double(n)) : nil
+            let visibility: Visibility = n % 2 == 0 ? .public : .private
+            return item("doc/\(n)", title: "Lantern \(n)", domain: domain, description: "harbour \(n % 17)",
+                        expires: expiry, visibility: visibility)
+        }
+        let e = engine(items)
+        expectRecords(e, Dictionary(uniqueKeysWithValues: items.map { ($0.uniqueIdentifier, IndexRecord(source: .item, item: $0)) }), "bulk")
+        #expect(e.recordTable.count == 0)
+        #expect(e.memoryUsage()["records"] == 0)
+        #expect(e.counts.byDomain["com.a"] == items.filter { $0.domainIdentifier == "com.a" }.count)
+        #expect(e.expiredIdentifiers(at: Date(timeIntervalSinceReferenceDate: 900_000_000.123456 + 5))
+            == ["doc/0", "doc/5"].sorted())
+    }
+
+    /// A page merged into an item says something its document does not:
+    /// it stays in the table; a page standing alone, or an item, does not.
+    @Test func onlyRecordsNoDocumentSaysAllOfStayApartThroughChanges() {
+        let url = "https://x.example/harbour"
+        let owner = item("photo/1", title: "Harbour", url: url)
+        let page = item(url, title: "Harbour page", description: "page text", url: url)
+        var model = ["photo/1": IndexRecord(source: .item, item: owner)]
+        var e = engine([owner])
+        expectRecords(e, model, "item")
+        #expect(e.recordTable.count == 0)
+
+        e.index([page], source: .web)
+        model[url] = IndexRecord(source: .web, item: page)
+        expectRecords(e, model, "merged page")
+        #expect(e.recordTable.count == 1 && e.recordTable[url] != nil)
+
+        // The item moves to another page: the old one stands alone and its
+        // document holds it (the item's old record, read back from its
+        // document, unlinked the page).
+        var moved = owner
+        moved.attributeSet.url = "https://x.example/elsewhere"
+        e.index([moved])
+        model["photo/1"] = IndexRecord(source: .item, item: moved)
+        expectRecords(e, model, "moved")
+        #expect(e.recordTable.count == 0)
+        #expect(e.ids("page") == [url])
+
+        // Back again, then the item goes: the page merges, then stands alone.
+        e.index([owner])
+        model["photo/1"] = IndexRecord(source: .item, item: owner)
+        #expect(e.ids("page") == ["photo/1"])
+        e.deleteItems(identifiers: ["photo/1"])
+        model["photo/1"] = nil
+        expectRecords(e, model, "deleted")
+        #expect(e.ids("page") == [url])
+        #expect(e.recordTable.count == 0)
+
+        // A view merges into the page's document; its record stays held.
+        e.becomeCurrent(activity(for: url), at: referenceNow)
+        expectRecords(e, model, "viewed")
+        #expect(e.recordTable.count == 0)
+        e.deleteItems(identifiers: [url])
+        expectRecords(e, [:], "empty")
+        #expect(e.records.isEmpty)
+    }
+
+    /// A snapshot keeps every record, and a load gives each document that
+    /// says all of its record that record to hold.
+    @Test func aLoadedEngineHoldsTheRecordsItsDocumentsSay() throws {
+        let url = "https://x.example/p"
+        var e = engine((0..<300).map { item("doc/\($0)", title: "Lantern \($0)", url: $0 == 7 ? url : nil) })
+        e.index([item(url, title: "Page", url: url), item("https://x.example/alone", title: "Alone")], source: .web)
+        let loaded = try SnapshotTests.load(try SnapshotTests.bytes(of: e))
+        #expect(loaded.records == e.records)
+        #expect(loaded.records.count == 302)
+        #expect(loaded.recordTable.count == 1 && loaded.recordTable[url] != nil)
+    }
+}
