@@ -78,6 +78,28 @@ import Testing
         #expect(e.records.isEmpty)
     }
 
+    /// A slot is six words: the identifier, the domain, the shown set (or
+    /// standalone text), and the small fields with the held record's
+    /// source in one (see `Document`).
+    @Test func aDocumentSlotIsSixWords() {
+        #expect(MemoryLayout<Document?>.stride == 48)
+    }
+
+    /// A document keeps no expiration: the engine's column is the one
+    /// answer, for queries and for the record the document holds.
+    @Test func anExpiringHeldRecordReadsBackItsDateAndHidesItsResult() {
+        let when = Date(timeIntervalSinceReferenceDate: 800_000_000.000_001)
+        var e = engine([item("a/1", title: "Comet", expires: when), item("a/2", title: "Comet tail")])
+        #expect(e.recordTable.count == 0)
+        #expect(e.records["a/1"]?.item.expirationDate == when)
+        #expect(e.ids("comet", now: when.addingTimeInterval(-1)) == ["a/1", "a/2"])
+        #expect(e.ids("comet", now: when) == ["a/2"])
+        #expect(!e.isVisible("a/1", at: when) && e.isVisible("a/1", at: when.addingTimeInterval(-1)))
+        e.index([item("a/1", title: "Comet")])
+        #expect(e.records["a/1"]?.item.expirationDate == nil)
+        #expect(e.ids("comet", now: when) == ["a/1", "a/2"])
+    }
+
     /// A snapshot keeps every record, and a load gives each document that
     /// says all of its record that record to hold.
     @Test func aLoadedEngineHoldsTheRecordsItsDocumentsSay() throws {

@@ -9,7 +9,7 @@ import Testing
     func document(_ id: String) -> Document {
         Document(
             uniqueIdentifier: id, title: id, titleLength: id.count, contentType: "public.item", domainIdentifier: nil,
-            sources: [.item], expirationDate: nil, visibility: .public)
+            sources: [.item], visibility: .public)
     }
 
     @Test(arguments: [1, 2, 3])

@@ -133,7 +133,7 @@ import TestSupport
         ]
         let document = Document(
             uniqueIdentifier: "d", title: "t", titleLength: 1, contentType: "public.item", domainIdentifier: nil,
-            sources: [.item], expirationDate: nil, visibility: .public
+            sources: [.item], visibility: .public
         ).withTokens(from: sets)
         let (tokens, fields) = expected(sets)
         #expect(document.pendingTokens == tokens)

@@ -11,24 +11,20 @@ import Foundation
 struct Document: Sendable {
     var uniqueIdentifier: String
     var domainIdentifier: String?
-    /// The attribute set results show: that of what the document was built
-    /// from (`SearchEngine.shownAttributes(of:)`). Nil for a document a
-    /// snapshot wrote whole (a standalone activity): found by identifier then.
-    var attributes: AttributeSet?
-    /// The title and content type when there is no attribute set to read
-    /// them from (that standalone activity); nil otherwise, so a million
-    /// titles are not kept twice (52 MB at a million items) and an item's
-    /// slot holds one word for them instead of two empty strings.
-    private var standalone: StandaloneText?
-    /// Seconds since the reference date; infinity when it never expires
-    /// (a `Date?` took sixteen bytes with its padding). The engine's
-    /// `expirations` column holds the same.
-    private(set) var expiration: Double
-    // The small fields last, where they share one word: a slot is 64
+    /// What results show: the attribute set of what the document was built
+    /// from (`SearchEngine.shownAttributes(of:)`), or, for a document a
+    /// snapshot wrote whole (a standalone activity), only its title and
+    /// content type (its set is found by identifier then). One word for
+    /// either: a title kept beside the set took 52 MB at a million items,
+    /// and a word for each of the two, 8 MB.
+    private var shown: Shown
+    // The small fields last, where they share one word: a slot is 48
     // bytes (112 with two own strings, a `Date?` and the pending tokens a
     // build now hands over beside the document: 48 MB at a million
     // items), and the sources kept as bits instead of an array save an
-    // allocation a document (a million of them at a million items).
+    // allocation a document (a million of them at a million items). The
+    // expiration is the engine's `expirations` column alone (a copy here
+    // took 8 MB at a million items).
     private var storedTitleLength: UInt32
     private var sourceSet: SourceSet
     var visibility: Visibility
@@ -37,16 +33,34 @@ struct Document: Sendable {
     /// engine keeps the document's record in its table, or it has none.
     private var heldRecordSource: UInt8
 
-    var expirationDate: Date? {
-        expiration == .infinity ? nil : Date(timeIntervalSinceReferenceDate: expiration)
+    private enum Shown: Sendable {
+        case attributes(AttributeSet)
+        case standalone(StandaloneText)
+    }
+
+    /// The attribute set results show; nil for a document a snapshot wrote
+    /// whole (see `shown`).
+    @inline(__always) var attributes: AttributeSet? {
+        if case .attributes(let attributes) = shown { return attributes }
+        return nil
     }
 
     /// The title results show: the attribute set's shown title (it was
     /// built from it), else the document's own.
-    @inline(__always) var title: String { attributes?.shownTitle ?? standalone?.title ?? "" }
+    @inline(__always) var title: String {
+        switch shown {
+        case .attributes(let attributes): attributes.shownTitle
+        case .standalone(let text): text.title
+        }
+    }
 
     /// The content type results show, found the same way as the title.
-    @inline(__always) var contentType: String { attributes?.contentType ?? standalone?.contentType ?? "" }
+    @inline(__always) var contentType: String {
+        switch shown {
+        case .attributes(let attributes): attributes.contentType
+        case .standalone(let text): text.contentType
+        }
+    }
 
     /// The fields a result copies, read together. Stored fields only: read
     /// through `documents[slot]!`, a getter that calls out (the title's
@@ -66,34 +80,32 @@ struct Document: Sendable {
     /// comparisons end here without touching the string.
     var identifierPrefix: UInt64 { TokenArena.head(of: uniqueIdentifier) }
 
-    func isVisible(at now: Date) -> Bool {
-        expiration > now.timeIntervalSinceReferenceDate
-    }
-
     static let holdsNoRecord: UInt8 = .max
 
     /// Whether the engine keeps this document's record here only (see `heldRecord`).
     var holdsRecord: Bool { heldRecordSource != Self.holdsNoRecord }
 
-    /// The record this document holds: one whose item is all in the
+    /// The record this document holds, given the document's expiration
+    /// (`SearchEngine.expirations`): one whose item is all in the
     /// document's fields (identifier, domain, set, expiration, visibility),
     /// so the engine keeps it nowhere else (`SearchEngine+Records`).
-    var heldRecord: IndexRecord? {
+    func heldRecord(expiration: Double) -> IndexRecord? {
         guard holdsRecord, let attributes else { return nil }
         return IndexRecord(
             item: SearchableItem(
-                uniqueIdentifier: uniqueIdentifier, domainIdentifier: domainIdentifier, expirationDate: expirationDate,
-                attributeSet: attributes, visibility: visibility),
+                uniqueIdentifier: uniqueIdentifier, domainIdentifier: domainIdentifier,
+                expirationDate: Self.date(expiration), attributeSet: attributes, visibility: visibility),
             source: Source.allCases[Int(heldRecordSource)])
     }
 
-    /// Whether this document's fields say all of `record`'s item: the
-    /// same set (the same storage, as a build shares it) and the same
-    /// other fields, the expiration as it reads back from the document.
+    /// Whether this document, built from `record`, says all of its item:
+    /// the same set (the same storage, as a build shares it), the same
+    /// other fields, and an expiration that reads back as the same date.
     func canHold(_ record: IndexRecord) -> Bool {
         guard let attributes, attributes.packed === record.item.attributeSet.packed else { return false }
         return uniqueIdentifier == record.item.uniqueIdentifier && domainIdentifier == record.item.domainIdentifier
-            && expirationDate == record.item.expirationDate && visibility == record.item.visibility
+            && Self.date(Self.seconds(record.item.expirationDate)) == record.item.expirationDate
+            && visibility == record.item.visibility
     }
 
     /// Makes this document hold `record` (it must `canHold` it).
@@ -103,9 +115,9 @@ struct Document: Sendable {
     }
 
     /// Hands the held record back (the engine's table takes it), if any.
-    mutating func releaseRecord() -> IndexRecord? {
+    mutating func releaseRecord(expiration: Double) -> IndexRecord? {
         defer { heldRecordSource = Self.holdsNoRecord }
-        return heldRecord
+        return heldRecord(expiration: expiration)
     }
 }
 
@@ -114,19 +126,25 @@ struct Document: Sendable {
 // destroy the original (a retain and a release of each reference, a
 // million of each when a snapshot loads).
 extension Document {
+    /// A document showing `attributes`, or, with none, `title` and `contentType`.
     init(
         uniqueIdentifier: String, title: String, titleLength: Int, contentType: String, domainIdentifier: String?,
-        sources: SourceSet, expirationDate: Date?, visibility: Visibility, attributes: AttributeSet? = nil
+        sources: SourceSet, visibility: Visibility, attributes: AttributeSet? = nil
     ) {
         self.init(
-            uniqueIdentifier: uniqueIdentifier, domainIdentifier: domainIdentifier, attributes: attributes,
-            standalone: attributes == nil ? StandaloneText(title: title, contentType: contentType) : nil,
-            expiration: Self.seconds(expirationDate), storedTitleLength: UInt32(clamping: titleLength),
-            sourceSet: sources, visibility: visibility, heldRecordSource: Self.holdsNoRecord)
+            uniqueIdentifier: uniqueIdentifier, domainIdentifier: domainIdentifier,
+            shown: attributes.map { .attributes($0) } ?? .standalone(StandaloneText(title: title, contentType: contentType)),
+            storedTitleLength: UInt32(clamping: titleLength), sourceSet: sources, visibility: visibility,
+            heldRecordSource: Self.holdsNoRecord)
     }
 
-    /// An expiration as a slot stores it (infinity for none).
+    /// An expiration as the engine stores it (infinity for none).
     static func seconds(_ date: Date?) -> Double { date?.timeIntervalSinceReferenceDate ?? .infinity }
+
+    /// A stored expiration as a date (nil for none).
+    static func date(_ seconds: Double) -> Date? {
+        seconds == .infinity ? nil : Date(timeIntervalSinceReferenceDate: seconds)
+    }
 
     /// The document that is what the record at `record` alone says (a
     /// loaded snapshot's usual kind), its fields read where the record
@@ -135,8 +153,7 @@ extension Document {
     init(record: UnsafePointer<IndexRecord>, titleLength: Int, sources: SourceSet) {
         self.init(
             uniqueIdentifier: record.pointee.item.uniqueIdentifier,
-            domainIdentifier: record.pointee.item.domainIdentifier, attributes: record.pointee.item.attributeSet,
-            standalone: nil, expiration: Self.seconds(record.pointee.item.expirationDate),
+            domainIdentifier: record.pointee.item.domainIdentifier, shown: .attributes(record.pointee.item.attributeSet),
             storedTitleLength: UInt32(clamping: titleLength), sourceSet: sources, visibility: record.pointee.item.visibility,
             heldRecordSource: UInt8(Source.allCases.firstIndex(of: record.pointee.source)!))
     }
@@ -158,6 +175,8 @@ final class StandaloneText: Sendable {
 /// live in the engine's `TokenArena`; the slot keeps only the document).
 struct BuiltDocument: Sendable {
     var document: Document
+    /// Its expiration, as the engine's `expirations` column will hold it.
+    var expiration: Double
     var pendingTokens: [String]
     var pendingFields: [Field]
 }

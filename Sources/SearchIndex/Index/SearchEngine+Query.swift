@@ -80,7 +80,7 @@ extension SearchEngine {
         var ranked: [RankedSlot] = []
         ranked.reserveCapacity(candidates.count)
         candidateLoop: for (doc, driverHit) in candidates {
-            guard let document = documents[Int(doc)], document.isVisible(at: query.now) else { continue }
+            guard let document = documents[Int(doc)], isUnexpired(doc, at: query.now) else { continue }
             if !query.domains.isEmpty {
                 guard let domain = document.domainIdentifier,
                     query.domains.contains(where: { SearchableItem.domain(domain, isWithin: $0) })
@@ -205,8 +205,8 @@ extension SearchEngine {
 
     /// Whether `identifier` is a visible result at `now`.
     public func isVisible(_ identifier: String, at now: Date) -> Bool {
-        guard let slot = slot(of: identifier), let document = documents[Int(slot)] else { return false }
-        return document.isVisible(at: now)
+        guard let slot = slot(of: identifier), documents[Int(slot)] != nil else { return false }
+        return expiration(ofSlot: Int(slot)) > now.timeIntervalSinceReferenceDate
     }
 }
 

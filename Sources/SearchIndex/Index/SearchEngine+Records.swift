@@ -24,14 +24,14 @@ extension SearchEngine {
     /// it go (kept while the engine changes, it makes each change copy the
     /// documents it shares).
     public var records: IndexRecords {
-        IndexRecords(table: recordTable, documents: documents, slots: slotTable)
+        IndexRecords(table: recordTable, documents: documents, expirations: expirations, slots: slotTable)
     }
 
     /// The record `id`, from the table or its document.
     func findRecord(_ id: String) -> IndexRecord? {
         if let record = recordTable[id] { return record }
         guard let slot = slot(of: id) else { return nil }
-        return documents[Int(slot)]?.heldRecord
+        return documents[Int(slot)]?.heldRecord(expiration: expiration(ofSlot: Int(slot)))
     }
 
     /// Every record, the table's then the held ones.
@@ -53,7 +53,7 @@ extension SearchEngine {
     /// stays until its refresh).
     private mutating func releaseHeldRecord(_ id: String) -> IndexRecord? {
         guard slotTable.count > 0, let slot = slot(of: id), documents[Int(slot)]?.holdsRecord == true else { return nil }
-        return documents[Int(slot)]!.releaseRecord()
+        return documents[Int(slot)]!.releaseRecord(expiration: expiration(ofSlot: Int(slot)))
     }
 
     /// Moves the records held by the documents of `ids` into the table,
@@ -86,13 +86,18 @@ extension SearchEngine {
 public struct IndexRecords: Sendable {
     let table: RecordTable
     let documents: [Document?]
+    let expirations: [Double]
     let slots: SlotTable
 
     /// The record with identifier `id`, if any.
     public subscript(id: String) -> IndexRecord? {
         if let record = table[id] { return record }
         guard let slot = slots.slot(of: id, in: documents) else { return nil }
-        return documents[Int(slot)]?.heldRecord
+        return heldRecord(at: Int(slot))
+    }
+
+    private func heldRecord(at slot: Int) -> IndexRecord? {
+        documents[slot]?.heldRecord(expiration: slot < expirations.count ? expirations[slot] : .infinity)
     }
 
     /// How many records there are (counts the documents that hold one).
@@ -104,7 +109,7 @@ public struct IndexRecords: Sendable {
 
     /// The records, in no particular order.
     public var values: some Sequence<IndexRecord> {
-        let held = documents.lazy.compactMap { $0?.heldRecord }
+        let held = documents.indices.lazy.compactMap { heldRecord(at: $0) }
         return sequence(state: (table.values.makeIterator(), held.makeIterator())) { state in
             state.0.next() ?? state.1.next()
         }

@@ -232,7 +232,7 @@ extension SearchEngine {
             }
         }
         func isVisible(_ doc: UInt32) -> Bool {
-            documents.withUnsafeBufferPointer { $0[Int(doc)]!.isVisible(at: query.now) }
+            isUnexpired(doc, at: query.now)
         }
 
         /// Takes from `lists` (each sorted, each complete or not) in merged
@@ -290,7 +290,7 @@ extension SearchEngine {
         }
         var evaluator = TermEvaluator(matches: matches)
         for doc in engaged {
-            guard let document = documents[Int(doc)], document.isVisible(at: query.now),
+            guard let document = documents[Int(doc)], isUnexpired(doc, at: query.now),
                 let hit = evaluator.bestHit(slot: doc, tokens: tokens, trie: trie)
             else { continue }
             ranked.append(RankedSlot(key: RankingKey(
@@ -356,7 +356,7 @@ extension SearchEngine {
             cover = .bits(marked.bits)
         }
         for doc in expiringDocuments {
-            guard let document = documents[Int(doc)], !document.isVisible(at: now) else { continue }
+            guard documents[Int(doc)] != nil, !isUnexpired(doc, at: now) else { continue }
             let covered: Bool
             switch cover {
             case .subtree(let root):

@@ -92,6 +92,19 @@ public struct SearchEngine: Sendable {
         self.preference = preference
     }
 
+    /// The expiration of the document in `slot`, in seconds since the
+    /// reference date (infinity for none, and for a slot its insert has
+    /// not reached yet).
+    @inline(__always) func expiration(ofSlot slot: Int) -> Double {
+        slot < expirations.count ? expirations[slot] : .infinity
+    }
+
+    /// Whether the document in `slot` is still there at `now` (nothing in
+    /// an index without expiring documents is gone: no column is read).
+    @inline(__always) func isUnexpired(_ slot: UInt32, at now: Date) -> Bool {
+        expiringDocuments.isEmpty || expiration(ofSlot: Int(slot)) > now.timeIntervalSinceReferenceDate
+    }
+
     /// Number of results the index can return (before expiration).
     public var documentCount: Int { slotTable.count }
 
@@ -510,7 +523,7 @@ public struct SearchEngine: Sendable {
                 slot: slot, tokens: tokens, fields: fields.map(\.rawValue),
                 rank: StaticRank(sources: UInt8(document!.sourceCount), titleLength: UInt32(document!.titleLength),
                                  identifierPrefix: document!.identifierPrefix),
-                expiration: document!.expiration,
+                expiration: taken.expiration,
                 engaged: !engagements.isEmpty && engagements[document!.uniqueIdentifier] != nil))
             if document!.holdsRecord { holding.append(id) }
             swap(&documents[Int(slot)], &document)
@@ -644,9 +657,8 @@ public struct SearchEngine: Sendable {
         var built = Document(
             uniqueIdentifier: id, title: title, titleLength: title.count,
             contentType: primary.attributes.contentType, domainIdentifier: primary.domain,
-            sources: sources, expirationDate: primary.expiry, visibility: primary.visibility,
-            attributes: primary.attributes
-        ).withTokens(from: [primary.attributes] + merged.map(\.0))
+            sources: sources, visibility: primary.visibility, attributes: primary.attributes
+        ).withTokens(from: [primary.attributes] + merged.map(\.0), expiration: Document.seconds(primary.expiry))
         // The document holds its record where it can: the table lets go of
         // it once the document is in its slot (`SearchEngine+Records`).
         if let record = primaryRecord, built.document.canHold(record) { built.document.hold(record) }
@@ -781,7 +793,7 @@ public struct SearchEngine: Sendable {
 
 extension Document {
     /// The distinct tokens of `attributeSets`, each with the best field it occurs in.
-    func withTokens(from attributeSets: [AttributeSet]) -> BuiltDocument {
+    func withTokens(from attributeSets: [AttributeSet], expiration: Double = .infinity) -> BuiltDocument {
         // A document has a few dozen distinct tokens: comparing heads (first
         // eight bytes) in a short array is cheaper than hashing every
         // token's string (a fifth of a one-item insert at a million items).
@@ -820,6 +832,6 @@ extension Document {
                 }
             }
         }
-        return BuiltDocument(document: self, pendingTokens: order, pendingFields: fields)
+        return BuiltDocument(document: self, expiration: expiration, pendingTokens: order, pendingFields: fields)
     }
 }

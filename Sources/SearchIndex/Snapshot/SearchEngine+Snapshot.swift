@@ -69,8 +69,11 @@ extension SearchEngine {
         // before instead of one anywhere in the section.
         var recordList: [IndexRecord] = []
         recordList.reserveCapacity(documents.count + recordTable.count)
-        for case let document? in documents {
-            if let record = document.heldRecord ?? recordTable[document.uniqueIdentifier] { recordList.append(record) }
+        for slot in documents.indices {
+            guard let document = documents[slot] else { continue }
+            if let record = document.heldRecord(expiration: expiration(ofSlot: slot)) ?? recordTable[document.uniqueIdentifier] {
+                recordList.append(record)
+            }
         }
         // Every held record has its document: the rest are in the table.
         for record in recordTable.values where slot(of: record.item.uniqueIdentifier) == nil {
@@ -237,8 +240,13 @@ extension SearchEngine {
         _ document: Document?, records: [IndexRecord], positions: [String: UInt32], to out: inout SnapshotWriter
     ) throws {
         guard let document else { return try out.write(UInt8(0)) }
-        if let position = positions[document.uniqueIdentifier], document.matches(records[Int(position)].item),
-            canonicalID(of: records[Int(position)]) == document.uniqueIdentifier
+        // A document that holds its record is that record's (as a load
+        // makes it again); any other is found by identifier for its
+        // expiration, which only the engine's column keeps.
+        let expiry = document.holdsRecord ? nil : slot(of: document.uniqueIdentifier).flatMap { Document.date(expiration(ofSlot: Int($0))) }
+        if let position = positions[document.uniqueIdentifier],
+            document.holdsRecord || (document.matches(records[Int(position)].item, expiration: expiry)
+                && canonicalID(of: records[Int(position)]) == document.uniqueIdentifier)
         {
             try out.write(UInt8(1))
             try out.write(position)
@@ -248,7 +256,7 @@ extension SearchEngine {
             try out.write(document.title)
             try out.write(document.contentType)
             try out.write(document.domainIdentifier)
-            try out.write(document.expirationDate?.timeIntervalSinceReferenceDate)
+            try out.write(expiry?.timeIntervalSinceReferenceDate)
             try out.write(UInt8(Visibility.allCases.firstIndex(of: document.visibility)!))
         }
         try out.write(UInt32(document.titleLength))
@@ -368,7 +376,7 @@ extension SearchEngine {
         if !engagements.isEmpty { engagedAtLoad = engagedDocumentsFromFlags() }
         // Expiring documents are few: found from the expirations, without
         // touching every document.
-        for slot in expirations.indices where expirations[slot] != .infinity && documents[slot]?.expirationDate != nil {
+        for slot in expirations.indices where expirations[slot] != .infinity && documents[slot] != nil {
             expiringDocuments.insert(UInt32(slot))
         }
 
@@ -499,13 +507,14 @@ extension SearchEngine {
             let title = try input.readString()
             let contentType = try input.readString()
             let domain = try input.readOptionalString()
-            let expiry = try input.readOptional(Double.self).map(Date.init(timeIntervalSinceReferenceDate:))
+            // The expiration: the engine's column, read with the others, has it.
+            _ = try input.readOptional(Double.self)
             let visibility = try input.readVisibility()
             let titleLength = Int(try input.read(UInt32.self))
             let sources = try readSources(from: &input)
             return Document(
                 uniqueIdentifier: identifier, title: title, titleLength: titleLength, contentType: contentType,
-                domainIdentifier: domain, sources: sources, expirationDate: expiry, visibility: visibility)
+                domainIdentifier: domain, sources: sources, visibility: visibility)
         case let kind:
             throw SnapshotError(.malformed, "unknown document kind \(kind)")
         }
@@ -619,9 +628,9 @@ extension SnapshotReader {
 extension Document {
     /// Whether every field of this document is what its record alone says,
     /// so a snapshot need only name the record.
-    func matches(_ item: SearchableItem) -> Bool {
+    func matches(_ item: SearchableItem, expiration: Date?) -> Bool {
         title == item.attributeSet.shownTitle && contentType == item.attributeSet.contentType
-            && domainIdentifier == item.domainIdentifier && expirationDate == item.expirationDate
+            && domainIdentifier == item.domainIdentifier && expiration == item.expirationDate
             && visibility == item.visibility
     }
 }
