@@ -79,8 +79,9 @@ extension SearchEngine {
         var evaluators = matches.map { TermEvaluator(matches: $0) }
         var ranked: [RankedSlot] = []
         ranked.reserveCapacity(candidates.count)
+        let expiry = expiryTest(at: query.now)
         candidateLoop: for (doc, driverHit) in candidates {
-            guard let document = documents[Int(doc)], isUnexpired(doc, at: query.now) else { continue }
+            guard let document = documents[Int(doc)], expiry.isUnexpired(doc) else { continue }
             if !query.domains.isEmpty {
                 guard let domain = document.domainIdentifier,
                     query.domains.contains(where: { SearchableItem.domain(domain, isWithin: $0) })

@@ -138,7 +138,9 @@ extension SearchEngine {
                 let slot = coded ? candidateSlots[position] : UInt32(position)
                 let driverCode: UInt8? = coded ? candidateCodes[position] : nil
                 let slotIndex = Int(slot)
-                guard slotIndex < counts.count, counts[slotIndex] > 0, expirations[slotIndex] > now else { continue }
+                guard slotIndex < counts.count, counts[slotIndex] > 0,
+                    slotIndex >= expirations.count || expirations[slotIndex] > now
+                else { continue }
                 let start = Int(starts[slotIndex])
                 let span = start..<(start + Int(counts[slotIndex]))
                 let engagedSlot = engagedSlots[slotIndex]

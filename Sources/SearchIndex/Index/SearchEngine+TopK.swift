@@ -231,9 +231,7 @@ extension SearchEngine {
                     uniqueIdentifier: documents[Int(entry.doc)]!.uniqueIdentifier), doc: entry.doc)
             }
         }
-        func isVisible(_ doc: UInt32) -> Bool {
-            isUnexpired(doc, at: query.now)
-        }
+        let expiry = expiryTest(at: query.now)
 
         /// Takes from `lists` (each sorted, each complete or not) in merged
         /// static order; false when a truncated list ran out first.
@@ -265,7 +263,7 @@ extension SearchEngine {
                 let entry = lists[i].entries[cursors[i]]
                 cursors[i] += 1
                 if dedupes, !seen.insert(entry.doc).inserted { continue }
-                if engaged.contains(entry.doc) || !isVisible(entry.doc) { continue }
+                if engaged.contains(entry.doc) || !expiry.isUnexpired(entry.doc) { continue }
                 ranked.append(rank(entry, typos: typos, whole: whole))
             }
             return true
@@ -290,7 +288,7 @@ extension SearchEngine {
         }
         var evaluator = TermEvaluator(matches: matches)
         for doc in engaged {
-            guard let document = documents[Int(doc)], isUnexpired(doc, at: query.now),
+            guard let document = documents[Int(doc)], expiry.isUnexpired(doc),
                 let hit = evaluator.bestHit(slot: doc, tokens: tokens, trie: trie)
             else { continue }
             ranked.append(RankedSlot(key: RankingKey(
@@ -356,7 +354,7 @@ extension SearchEngine {
             cover = .bits(marked.bits)
         }
         for doc in expiringDocuments {
-            guard documents[Int(doc)] != nil, !isUnexpired(doc, at: now) else { continue }
+            guard documents[Int(doc)] != nil, expiration(ofSlot: Int(doc)) <= now.timeIntervalSinceReferenceDate else { continue }
             let covered: Bool
             switch cover {
             case .subtree(let root):

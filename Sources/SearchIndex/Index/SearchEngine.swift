@@ -1,5 +1,21 @@
 import Foundation
 
+/// Whether slots' documents are still there at one moment, read from the
+/// expirations column alone: made once a query, as a value, because a
+/// method of the engine called from a query's nested function copied the
+/// whole engine at each call (a retain of each of its references).
+struct ExpiryTest {
+    let nothingExpires: Bool
+    let expirations: [Double]
+    let now: Double
+
+    /// Whether the document in `slot` is still there (in an index where
+    /// nothing expires, no column is read).
+    @inline(__always) func isUnexpired(_ slot: UInt32) -> Bool {
+        nothingExpires || Int(slot) >= expirations.count || expirations[Int(slot)] > now
+    }
+}
+
 /// The in-memory searchable index: records, activities and engagement, and
 /// the trie that serves queries over them.
 ///
@@ -44,7 +60,9 @@ public struct SearchEngine: Sendable {
     /// Tokens of each document slot, laid out for scanning.
     var tokens = TokenArena()
     /// Expiration of each slot (seconds since the reference date; infinity
-    /// when it never expires), parallel to `documents`.
+    /// when it never expires), parallel to `ranks`; empty while no document
+    /// has ever expired in this index (read through `expiration(ofSlot:)`).
+    /// Most indexes never use it: a million infinities took 8 MB.
     var expirations: [Double] = []
     /// Whether each slot's document has views (ranked apart, with its engagement).
     var engagedSlots: [Bool] = []
@@ -99,10 +117,9 @@ public struct SearchEngine: Sendable {
         slot < expirations.count ? expirations[slot] : .infinity
     }
 
-    /// Whether the document in `slot` is still there at `now` (nothing in
-    /// an index without expiring documents is gone: no column is read).
-    @inline(__always) func isUnexpired(_ slot: UInt32, at now: Date) -> Bool {
-        expiringDocuments.isEmpty || expiration(ofSlot: Int(slot)) > now.timeIntervalSinceReferenceDate
+    /// What tells, at `now`, whether a slot's document is still there.
+    func expiryTest(at now: Date) -> ExpiryTest {
+        ExpiryTest(nothingExpires: expiringDocuments.isEmpty, expirations: expirations, now: now.timeIntervalSinceReferenceDate)
     }
 
     /// Number of results the index can return (before expiration).
@@ -492,7 +509,7 @@ public struct SearchEngine: Sendable {
         documents.reserveCapacity(slots)
         ranks.reserveCapacity(slots)
         rankTiers.reserveCapacity(slots)
-        expirations.reserveCapacity(slots)
+        if !expirations.isEmpty { expirations.reserveCapacity(slots) }
         engagedSlots.reserveCapacity(slots)
     }
 
@@ -743,12 +760,16 @@ public struct SearchEngine: Sendable {
         while ranks.count < documents.count {
             ranks.append(StaticRank())
             rankTiers.append(StaticRank().tier)
-            expirations.append(.infinity)
+            if !expirations.isEmpty { expirations.append(.infinity) }
             engagedSlots.append(false)
         }
         ranks[Int(slot)] = insert.rank
         rankTiers[Int(slot)] = insert.rank.tier
-        expirations[Int(slot)] = insert.expiration
+        if insert.expiration != .infinity || !expirations.isEmpty {
+            // The first expiring document makes the column, for every slot.
+            if expirations.isEmpty { expirations = Array(repeating: .infinity, count: ranks.count) }
+            expirations[Int(slot)] = insert.expiration
+        }
         engagedSlots[Int(slot)] = insert.engaged
         if insert.expiration != .infinity { expiringDocuments.insert(slot) } else { expiringDocuments.remove(slot) }
         guard !counted else { return }

@@ -370,7 +370,9 @@ extension SearchEngine {
         }
         expirations = try input.readArray(growing: true)
         engagedSlots = try input.readArray(of: UInt8.self).map { $0 != 0 }
-        guard ranks.count == expirations.count, ranks.count == engagedSlots.count, ranks.count <= documents.count else {
+        guard expirations.isEmpty || ranks.count == expirations.count, ranks.count == engagedSlots.count,
+            ranks.count <= documents.count
+        else {
             throw SnapshotError(.malformed, "the slot tables differ in length")
         }
         if !engagements.isEmpty { engagedAtLoad = engagedDocumentsFromFlags() }
