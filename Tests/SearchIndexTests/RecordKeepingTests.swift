@@ -100,6 +100,27 @@ import Testing
         #expect(e.ids("comet", now: when) == ["a/1", "a/2"])
     }
 
+    /// No column of expirations while nothing expires; the first expiring
+    /// document makes it, through a snapshot too, and it hides that result.
+    @Test func theExpirationsColumnComesWithTheFirstExpiringDocument() throws {
+        var e = engine((0..<50).map { item("doc/\($0)", title: "Lantern \($0)") })
+        #expect(e.expirations.isEmpty)
+        var reloaded = try SnapshotTests.load(try SnapshotTests.bytes(of: e))
+        #expect(reloaded.expirations.isEmpty && reloaded.ids("lantern").count == 50)
+        let when = Date(timeIntervalSinceReferenceDate: 810_000_000)
+        for index in [0, 1] {
+            var changed = index == 0 ? e : reloaded
+            changed.index([item("doc/7", title: "Lantern 7", expires: when)])
+            #expect(changed.expirations.count == 50)
+            #expect(changed.ids("lantern", now: when).count == 49)
+            #expect(!changed.ids("lantern", now: when).contains("doc/7"))
+            #expect(changed.ids("lantern", now: when.addingTimeInterval(-1)).count == 50)
+            let again = try SnapshotTests.load(try SnapshotTests.bytes(of: changed))
+            #expect(again.ids("lantern", now: when).count == 49)
+            if index == 0 { e = changed } else { reloaded = changed }
+        }
+    }
+
     /// A snapshot keeps every record, and a load gives each document that
     /// says all of its record that record to hold.
     @Test func aLoadedEngineHoldsTheRecordsItsDocumentsSay() throws {
