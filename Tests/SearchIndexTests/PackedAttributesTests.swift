@@ -96,6 +96,37 @@ import Testing
         #expect(flag.withUnsafeBytes { PackedAttributes.validating($0) } == nil)
     }
 
+    /// A common content type is one byte (its index); any other, its
+    /// bytes. Both read back as they went in, and bytes from outside must
+    /// say a common type the one way (equal sets have equal bytes).
+    @Test func aCommonContentTypeIsOneByte() {
+        func bytes(_ type: String) -> [UInt8] { AttributeSet(contentType: type).packed.withBytes { Array($0) } }
+        for (index, type) in PackedAttributes.commonContentTypes.enumerated() {
+            #expect(bytes(type).first == UInt8(index << 1 | 1))
+            #expect(bytes(type).count == bytes("public.item").count)
+            #expect(AttributeSet(contentType: type).contentType == type)
+            #expect(AttributeSet(contentType: type).fields.contentType == type)
+        }
+        for type in ["com.example.recipe", "", "public.items", "日本語.type", String(repeating: "x", count: 300)] {
+            let set = AttributeSet(contentType: type)
+            #expect(set.contentType == type && set.fields.contentType == type)
+            let packed = bytes(type)
+            #expect(packed.withUnsafeBytes { PackedAttributes.validating($0) }.map { AttributeSet(packed: $0) } == set)
+        }
+        #expect(bytes("com.example.recipe").count == bytes("public.item").count + "com.example.recipe".utf8.count)
+        // "public.contact" spelled out, and an index past the list: refused.
+        var spelled = bytes("public.contacts")
+        spelled.remove(at: 1 + "public.contact".utf8.count)
+        spelled[0] = UInt8("public.contact".utf8.count << 1)
+        #expect(spelled.withUnsafeBytes { PackedAttributes.validating($0) } == nil)
+        var other = spelled
+        other["public.contact".utf8.count] = UInt8(ascii: "x") // "public.contacx": no common type, valid
+        #expect(other.withUnsafeBytes { PackedAttributes.validating($0) }.map { AttributeSet(packed: $0).contentType } == "public.contacx")
+        var past = bytes("public.item")
+        past[0] = UInt8(PackedAttributes.commonContentTypes.count << 1 | 1)
+        #expect(past.withUnsafeBytes { PackedAttributes.validating($0) } == nil)
+    }
+
     @Test func indexingReadsTheTextsTheGettersGive() {
         var random = SeededGenerator(seed: 13)
         for _ in 0..<300 {

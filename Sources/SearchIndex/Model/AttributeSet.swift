@@ -49,32 +49,10 @@ public struct AttributeSet: Codable, Sendable, Hashable {
 
     /// A UTI: `public.contact`, `public.image`, `public.movie`, `public.item`, …
     public var contentType: String {
-        get {
-            storage.read(.contentType) { cursor in
-                let utf8 = cursor.utf8()
-                return Self.commonContentType(utf8) ?? String(decoding: utf8, as: UTF8.self)
-            }
-        }
+        get { storage.read(.contentType) { $0.contentType() } }
         set { fields.contentType = newValue }
     }
 
-    /// Content types nearly every item has, as literals: every result
-    /// reads its type, and decoding it (a UTF-8 check and a new string)
-    /// was a twentieth of a short keystroke's instructions.
-    /// (Each under sixteen bytes: a string held inline, copied without a
-    /// retain.)
-    private static let commonContentTypes: [String] = [
-        "public.item", "public.contact", "public.image", "public.movie", "public.html", "public.folder",
-    ]
-
-    /// The literal among `commonContentTypes` with these bytes, if any.
-    private static func commonContentType(_ utf8: UnsafeBufferPointer<UInt8>) -> String? {
-        for literal in commonContentTypes where literal.utf8.count == utf8.count {
-            var literal = literal
-            if literal.withUTF8({ memcmp($0.baseAddress!, utf8.baseAddress!, utf8.count) == 0 }) { return literal }
-        }
-        return nil
-    }
     public var title: String? {
         get { storage.read(.title) { $0.optionalString() } }
         set { fields.title = newValue }

@@ -43,7 +43,7 @@ extension SearchEngine {
     /// 17: trie nodes in the order of their paths, with their ordered
     /// ranges (`TokenTrie+Order`); the arena without token heads, a token's
     /// field in its node's word, its place 16 bits.
-    static let snapshotFormat: UInt32 = 17
+    static let snapshotFormat: UInt32 = 18
 
     private static var layoutSizes: [UInt32] {
         [MemoryLayout<TokenTrie.Posting>.stride, MemoryLayout<TokenTrie.Child>.stride, MemoryLayout<TopEntry>.stride,
