@@ -43,6 +43,8 @@ extension SearchEngine {
     /// 17: trie nodes in the order of their paths, with their ordered
     /// ranges (`TokenTrie+Order`); the arena without token heads, a token's
     /// field in its node's word, its place 16 bits.
+    /// 18: a common content type packed as its index (`PackedAttributes`);
+    /// the expirations column empty while nothing expires.
     static let snapshotFormat: UInt32 = 18
 
     private static var layoutSizes: [UInt32] {
