@@ -127,6 +127,41 @@ import Testing
         #expect(past.withUnsafeBytes { PackedAttributes.validating($0) } == nil)
     }
 
+    /// A thumbnail's common format is one byte and an upper-case `#RRGGBB`
+    /// colour four; any other spelling is kept as it is, and bytes from
+    /// outside must use the short form wherever it applies.
+    @Test func aThumbnailsFormatAndColourArePackedShort() {
+        func set(_ format: String?, _ colour: String?) -> AttributeSet {
+            var fields = AttributeSet.Fields(contentType: "public.image")
+            fields.thumbnail = Thumbnail(format: format, width: 120, height: 90, byteCount: 37_040, dominantColor: colour, caption: "a cat")
+            return AttributeSet(fields)
+        }
+        func bytes(_ set: AttributeSet) -> [UInt8] { set.packed.withBytes { Array($0) } }
+        let cases: [(String?, String?)] = [
+            ("jpeg", "#5C43FA"), ("png", "#000000"), ("webp", "#FFFFFF"), (nil, nil), ("tiff", "#5c43fa"),
+            ("JPEG", "#5C43F"), ("", "red"), ("jpeg", "#5C43FG"), ("heic", ""),
+        ]
+        for (format, colour) in cases {
+            let made = set(format, colour)
+            #expect(made.thumbnail?.format == format && made.thumbnail?.dominantColor == colour, "\(String(describing: format)) \(String(describing: colour))")
+            #expect(made.fields.thumbnail == made.thumbnail && made.thumbnail?.caption == "a cat")
+            let validated = bytes(made).withUnsafeBytes { PackedAttributes.validating($0) }.map { AttributeSet(packed: $0) }
+            #expect(validated == made && validated?.thumbnail == made.thumbnail)
+        }
+        // "jpeg" and "#5C43FA" take 1 and 4 bytes, against 5 and 8 spelled out.
+        #expect(bytes(set("jpeg", "#5C43FA")).count + 8 == bytes(set("jpeg!", "#5C43FA!")).count - 2)
+        // Spelled out where the short form applies: refused.
+        let long = bytes(set("jpeX", "#5C43FX"))
+        let formatAt = long.firstIndex(of: UInt8(ascii: "X"))!
+        var spelledFormat = long
+        spelledFormat[formatAt] = UInt8(ascii: "g")
+        #expect(spelledFormat.withUnsafeBytes { PackedAttributes.validating($0) } == nil)
+        var spelledColour = long
+        spelledColour[long.lastIndex(of: UInt8(ascii: "X"))!] = UInt8(ascii: "A")
+        #expect(spelledColour.withUnsafeBytes { PackedAttributes.validating($0) } == nil)
+        #expect(long.withUnsafeBytes { PackedAttributes.validating($0) } != nil)
+    }
+
     @Test func indexingReadsTheTextsTheGettersGive() {
         var random = SeededGenerator(seed: 13)
         for _ in 0..<300 {

@@ -18,7 +18,11 @@
 ///  optional bool     byte: 0 none, 1 false, 2 true
 ///  optional integer  byte 0 none, else 1 and a zig-zag varint
 ///  optional double   byte 0 none, else 1 and 8 bytes
-///  thumbnail         byte 0 none, else 1, format?, width?, height?, byteCount?, dominantColor?, caption?
+///  thumbnail         byte 0 none, else 1, format, width?, height?, byteCount?, colour, caption?
+///  format            varint: 0 none, 2·index + 1 for one of `commonImageFormats`,
+///                    else 2·(byte count + 1), then UTF-8
+///  colour            varint: 0 none, 1 and three bytes for "#RRGGBB" in upper-case
+///                    hex, else 2·(byte count + 1), then UTF-8
 ///  extras            varint count, (key, value) in key order
 /// ```
 ///
@@ -148,6 +152,37 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
         "public.item", "public.contact", "public.image", "public.movie", "public.html", "public.folder",
     ]
 
+    /// Image formats nearly every thumbnail has, written as their index
+    /// (part of the packed format: append only, never reorder).
+    static let commonImageFormats: [String] = ["jpeg", "png", "heic", "gif", "webp"]
+
+    /// The red, green and blue of a colour spelled `#RRGGBB` in upper-case
+    /// hex (the one spelling packed as three bytes), else nil.
+    static func packedColour(_ utf8: UnsafeBufferPointer<UInt8>) -> (UInt8, UInt8, UInt8)? {
+        guard utf8.count == 7, utf8[0] == UInt8(ascii: "#") else { return nil }
+        func digit(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        var channels: [UInt8] = []
+        for index in stride(from: 1, to: 7, by: 2) {
+            guard let high = digit(utf8[index]), let low = digit(utf8[index + 1]) else { return nil }
+            channels.append(high << 4 | low)
+        }
+        return (channels[0], channels[1], channels[2])
+    }
+
+    /// `#RRGGBB` for a packed colour.
+    static func colourString(_ red: UInt8, _ green: UInt8, _ blue: UInt8) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = [UInt8(ascii: "#")]
+        for channel in [red, green, blue] { bytes += [hex[Int(channel >> 4)], hex[Int(channel & 15)]] }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// The index among `commonContentTypes` of the type with these bytes, if any.
     static func commonContentTypeIndex(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
         commonContentTypes.firstIndex { $0.utf8.count == utf8.count && $0.utf8.elementsEqual(utf8) }
@@ -168,11 +203,11 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
         out.list(fields.keywords)
         if let thumbnail = fields.thumbnail {
             out.byte(1)
-            out.optionalString(thumbnail.format)
+            out.imageFormat(thumbnail.format)
             out.optionalInteger(thumbnail.width)
             out.optionalInteger(thumbnail.height)
             out.optionalInteger(thumbnail.byteCount)
-            out.optionalString(thumbnail.dominantColor)
+            out.colour(thumbnail.dominantColor)
             out.optionalString(thumbnail.caption)
         } else {
             out.byte(0)
@@ -476,6 +511,32 @@ struct PackedWriter {
         utf8(of: value, lengthBias: 1)
     }
 
+    /// A thumbnail's format: one byte for a common one (see `PackedAttributes`).
+    mutating func imageFormat(_ value: String?) {
+        guard let value else { return byte(0) }
+        if let index = PackedAttributes.commonImageFormats.firstIndex(of: value) { return varint(index << 1 | 1) }
+        evenTaggedUTF8(of: value)
+    }
+
+    /// A thumbnail's colour: four bytes for `#RRGGBB` (see `PackedAttributes`).
+    mutating func colour(_ value: String?) {
+        guard var value else { return byte(0) }
+        if let (red, green, blue) = value.withUTF8({ PackedAttributes.packedColour($0) }) {
+            bytes += [1, red, green, blue]
+            return
+        }
+        evenTaggedUTF8(of: value)
+    }
+
+    /// 2·(byte count + 1) as a varint, then the UTF-8.
+    private mutating func evenTaggedUTF8(of value: String) {
+        var value = value
+        value.withUTF8 { utf8 in
+            varint((utf8.count + 1) << 1)
+            bytes.append(contentsOf: utf8)
+        }
+    }
+
     /// The string's byte count plus `lengthBias` as a varint, then its UTF-8.
     private mutating func utf8(of value: String, lengthBias: Int) {
         var value = value
@@ -620,10 +681,36 @@ struct PackedCursor {
         switch nextByte() {
         case 0: return true
         case 1:
-            return skipOptionalString() && skipOptionalInteger() && skipOptionalInteger() && skipOptionalInteger()
-                && skipOptionalString() && skipOptionalString()
+            return skipImageFormat() && skipOptionalInteger() && skipOptionalInteger() && skipOptionalInteger()
+                && skipColour() && skipOptionalString()
         default: return false
         }
+    }
+
+    /// An even-tagged literal's bytes (nil when they run out), the tag read.
+    private mutating func evenTaggedUTF8(_ tagged: UInt64) -> UnsafeBufferPointer<UInt8>? {
+        let length = (tagged >> 1) - 1
+        guard length <= UInt64(count - offset) else { return nil }
+        defer { offset += Int(length) }
+        return UnsafeBufferPointer(start: base + offset, count: Int(length))
+    }
+
+    /// A format (checked canonical: a common one only as its index).
+    private mutating func skipImageFormat() -> Bool {
+        guard let tagged = nextVarint() else { return false }
+        if tagged == 0 { return true }
+        if tagged & 1 == 1 { return tagged >> 1 < UInt64(PackedAttributes.commonImageFormats.count) }
+        guard let utf8 = evenTaggedUTF8(tagged) else { return false }
+        return !PackedAttributes.commonImageFormats.contains { $0.utf8.elementsEqual(utf8) }
+    }
+
+    /// A colour (checked canonical: `#RRGGBB` only as three bytes).
+    private mutating func skipColour() -> Bool {
+        guard let tagged = nextVarint() else { return false }
+        if tagged == 0 { return true }
+        if tagged == 1 { return skipBytes(3) }
+        guard tagged & 1 == 0, let utf8 = evenTaggedUTF8(tagged) else { return false }
+        return PackedAttributes.packedColour(utf8) == nil
     }
 
     @inline(__always) private mutating func skip(_ slot: PackedAttributes.Slot) -> Bool {
@@ -760,11 +847,11 @@ struct PackedCursor {
         switch nextByte() {
         case 0: return nil
         case 1:
-            _ = optionalUTF8()
+            _ = imageFormat()
             _ = optionalInteger()
             _ = optionalInteger()
             _ = optionalInteger()
-            _ = optionalUTF8()
+            _ = colour()
             return optionalUTF8()
         default: Self.damaged()
         }
@@ -803,10 +890,36 @@ struct PackedCursor {
         case 0: return nil
         case 1:
             return Thumbnail(
-                format: optionalString(), width: optionalInteger(), height: optionalInteger(),
-                byteCount: optionalInteger(), dominantColor: optionalString(), caption: optionalString())
+                format: imageFormat(), width: optionalInteger(), height: optionalInteger(),
+                byteCount: optionalInteger(), dominantColor: colour(), caption: optionalString())
         default: Self.damaged()
         }
+    }
+
+    /// A thumbnail's format (a common one is a shared literal).
+    mutating func imageFormat() -> String? {
+        guard let tagged = nextVarint() else { Self.damaged() }
+        if tagged == 0 { return nil }
+        if tagged & 1 == 1 {
+            let index = Int(tagged >> 1)
+            guard index < PackedAttributes.commonImageFormats.count else { Self.damaged() }
+            return PackedAttributes.commonImageFormats[index]
+        }
+        guard let utf8 = evenTaggedUTF8(tagged) else { Self.damaged() }
+        return String(decoding: utf8, as: UTF8.self)
+    }
+
+    /// A thumbnail's colour.
+    mutating func colour() -> String? {
+        guard let tagged = nextVarint() else { Self.damaged() }
+        if tagged == 0 { return nil }
+        if tagged == 1 {
+            guard count - offset >= 3 else { Self.damaged() }
+            defer { offset += 3 }
+            return PackedAttributes.colourString(base[offset], base[offset + 1], base[offset + 2])
+        }
+        guard tagged & 1 == 0, let utf8 = evenTaggedUTF8(tagged) else { Self.damaged() }
+        return String(decoding: utf8, as: UTF8.self)
     }
 
     mutating func optionalBool() -> Bool? {

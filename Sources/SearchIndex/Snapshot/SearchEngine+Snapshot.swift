@@ -45,7 +45,8 @@ extension SearchEngine {
     /// field in its node's word, its place 16 bits.
     /// 18: a common content type packed as its index (`PackedAttributes`);
     /// the expirations column empty while nothing expires.
-    static let snapshotFormat: UInt32 = 18
+    /// 19: a thumbnail's common format and `#RRGGBB` colour packed short.
+    static let snapshotFormat: UInt32 = 19
 
     private static var layoutSizes: [UInt32] {
         [MemoryLayout<TokenTrie.Posting>.stride, MemoryLayout<TokenTrie.Child>.stride, MemoryLayout<TopEntry>.stride,
