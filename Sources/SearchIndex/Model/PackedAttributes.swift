@@ -160,32 +160,36 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
     /// hex (the one spelling packed as three bytes), else nil.
     static func packedColour(_ utf8: UnsafeBufferPointer<UInt8>) -> (UInt8, UInt8, UInt8)? {
         guard utf8.count == 7, utf8[0] == UInt8(ascii: "#") else { return nil }
-        func digit(_ byte: UInt8) -> UInt8? {
+        var rgb: UInt32 = 0
+        for byte in utf8.dropFirst() {
+            let digit: UInt8
             switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-            default: nil
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return nil
             }
+            rgb = rgb << 4 | UInt32(digit)
         }
-        var channels: [UInt8] = []
-        for index in stride(from: 1, to: 7, by: 2) {
-            guard let high = digit(utf8[index]), let low = digit(utf8[index + 1]) else { return nil }
-            channels.append(high << 4 | low)
-        }
-        return (channels[0], channels[1], channels[2])
+        return (UInt8(truncatingIfNeeded: rgb >> 16), UInt8(truncatingIfNeeded: rgb >> 8), UInt8(truncatingIfNeeded: rgb))
     }
 
     /// `#RRGGBB` for a packed colour.
     static func colourString(_ red: UInt8, _ green: UInt8, _ blue: UInt8) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var bytes: [UInt8] = [UInt8(ascii: "#")]
-        for channel in [red, green, blue] { bytes += [hex[Int(channel >> 4)], hex[Int(channel & 15)]] }
-        return String(decoding: bytes, as: UTF8.self)
+        String(unsafeUninitializedCapacity: 7) { out in
+            out[0] = UInt8(ascii: "#")
+            for (index, channel) in [red, green, blue].enumerated() {
+                out[1 + 2 * index] = hexDigits[Int(channel >> 4)]
+                out[2 + 2 * index] = hexDigits[Int(channel & 15)]
+            }
+            return 7
+        }
     }
 
-    /// The index among `commonContentTypes` of the type with these bytes, if any.
-    static func commonContentTypeIndex(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
-        commonContentTypes.firstIndex { $0.utf8.count == utf8.count && $0.utf8.elementsEqual(utf8) }
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    /// The index among `literals` of the string with these bytes, if any.
+    static func literalIndex(_ utf8: UnsafeBufferPointer<UInt8>, among literals: [String]) -> Int? {
+        literals.firstIndex { $0.utf8.count == utf8.count && $0.utf8.elementsEqual(utf8) }
     }
 
     /// The fields in packed order.
@@ -196,14 +200,14 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
 
     static func make(_ fields: AttributeSet.Fields) -> PackedAttributes {
         var out = PackedWriter()
-        out.contentType(fields.contentType)
+        out.literal(fields.contentType, among: commonContentTypes, optional: false)
         out.optionalString(fields.title)
         out.optionalString(fields.displayName)
         out.optionalString(fields.contentDescription)
         out.list(fields.keywords)
         if let thumbnail = fields.thumbnail {
             out.byte(1)
-            out.imageFormat(thumbnail.format)
+            out.literal(thumbnail.format, among: commonImageFormats, optional: true)
             out.optionalInteger(thumbnail.width)
             out.optionalInteger(thumbnail.height)
             out.optionalInteger(thumbnail.byteCount)
@@ -494,28 +498,19 @@ struct PackedWriter {
         utf8(of: value, lengthBias: 0)
     }
 
-    /// A content type: one byte for a common one (see `PackedAttributes`).
-    mutating func contentType(_ value: String) {
-        if let index = PackedAttributes.commonContentTypes.firstIndex(of: value) {
-            return varint(index << 1 | 1)
-        }
-        var value = value
-        value.withUTF8 { utf8 in
-            varint(utf8.count << 1)
-            bytes.append(contentsOf: utf8)
-        }
+    /// A string that is most often one of `literals` (a content type, a
+    /// thumbnail's format): one of them as one varint, 2·index + 1; any
+    /// other as 2·(byte count + bias) and its UTF-8, where an `optional`
+    /// string's bias of 1 leaves 0 for none (see `PackedAttributes`).
+    mutating func literal(_ value: String?, among literals: [String], optional: Bool) {
+        guard let value else { return byte(0) }
+        if let index = literals.firstIndex(of: value) { return varint(index << 1 | 1) }
+        evenTaggedUTF8(of: value, bias: optional ? 1 : 0)
     }
 
     mutating func optionalString(_ value: String?) {
         guard let value else { return byte(0) }
         utf8(of: value, lengthBias: 1)
-    }
-
-    /// A thumbnail's format: one byte for a common one (see `PackedAttributes`).
-    mutating func imageFormat(_ value: String?) {
-        guard let value else { return byte(0) }
-        if let index = PackedAttributes.commonImageFormats.firstIndex(of: value) { return varint(index << 1 | 1) }
-        evenTaggedUTF8(of: value)
     }
 
     /// A thumbnail's colour: four bytes for `#RRGGBB` (see `PackedAttributes`).
@@ -525,14 +520,14 @@ struct PackedWriter {
             bytes += [1, red, green, blue]
             return
         }
-        evenTaggedUTF8(of: value)
+        evenTaggedUTF8(of: value, bias: 1)
     }
 
-    /// 2·(byte count + 1) as a varint, then the UTF-8.
-    private mutating func evenTaggedUTF8(of value: String) {
+    /// 2·(byte count + `bias`) as a varint, then the UTF-8.
+    private mutating func evenTaggedUTF8(of value: String, bias: Int) {
         var value = value
         value.withUTF8 { utf8 in
-            varint((utf8.count + 1) << 1)
+            varint((utf8.count + bias) << 1)
             bytes.append(contentsOf: utf8)
         }
     }
@@ -646,15 +641,14 @@ struct PackedCursor {
         return skipBytes(length)
     }
 
-    /// A content type (checked canonical: a common one only as its index).
-    private mutating func skipContentType() -> Bool {
+    /// A string `PackedWriter.literal` wrote (checked canonical: one of
+    /// `literals` only as its index).
+    private mutating func skipLiteral(among literals: [String], optional: Bool) -> Bool {
         guard let tagged = nextVarint() else { return false }
-        if tagged & 1 == 1 { return tagged >> 1 < UInt64(PackedAttributes.commonContentTypes.count) }
-        let length = tagged >> 1
-        guard length <= UInt64(count - offset) else { return false }
-        let utf8 = UnsafeBufferPointer(start: base + offset, count: Int(length))
-        guard PackedAttributes.commonContentTypeIndex(utf8) == nil else { return false }
-        return skipBytes(Int(length))
+        if optional, tagged == 0 { return true }
+        if tagged & 1 == 1 { return tagged >> 1 < UInt64(literals.count) }
+        guard let utf8 = evenTaggedUTF8(tagged, bias: optional ? 1 : 0) else { return false }
+        return PackedAttributes.literalIndex(utf8, among: literals) == nil
     }
 
     private mutating func skipOptionalString() -> Bool {
@@ -681,27 +675,20 @@ struct PackedCursor {
         switch nextByte() {
         case 0: return true
         case 1:
-            return skipImageFormat() && skipOptionalInteger() && skipOptionalInteger() && skipOptionalInteger()
-                && skipColour() && skipOptionalString()
+            return skipLiteral(among: PackedAttributes.commonImageFormats, optional: true) && skipOptionalInteger()
+                && skipOptionalInteger() && skipOptionalInteger() && skipColour() && skipOptionalString()
         default: return false
         }
     }
 
-    /// An even-tagged literal's bytes (nil when they run out), the tag read.
-    private mutating func evenTaggedUTF8(_ tagged: UInt64) -> UnsafeBufferPointer<UInt8>? {
-        let length = (tagged >> 1) - 1
+    /// An even-tagged string's bytes (nil when they run out), its tag read:
+    /// 2·(byte count + `bias`).
+    private mutating func evenTaggedUTF8(_ tagged: UInt64, bias: UInt64) -> UnsafeBufferPointer<UInt8>? {
+        guard tagged >> 1 >= bias else { return nil }
+        let length = (tagged >> 1) - bias
         guard length <= UInt64(count - offset) else { return nil }
         defer { offset += Int(length) }
         return UnsafeBufferPointer(start: base + offset, count: Int(length))
-    }
-
-    /// A format (checked canonical: a common one only as its index).
-    private mutating func skipImageFormat() -> Bool {
-        guard let tagged = nextVarint() else { return false }
-        if tagged == 0 { return true }
-        if tagged & 1 == 1 { return tagged >> 1 < UInt64(PackedAttributes.commonImageFormats.count) }
-        guard let utf8 = evenTaggedUTF8(tagged) else { return false }
-        return !PackedAttributes.commonImageFormats.contains { $0.utf8.elementsEqual(utf8) }
     }
 
     /// A colour (checked canonical: `#RRGGBB` only as three bytes).
@@ -709,13 +696,13 @@ struct PackedCursor {
         guard let tagged = nextVarint() else { return false }
         if tagged == 0 { return true }
         if tagged == 1 { return skipBytes(3) }
-        guard tagged & 1 == 0, let utf8 = evenTaggedUTF8(tagged) else { return false }
+        guard tagged & 1 == 0, let utf8 = evenTaggedUTF8(tagged, bias: 1) else { return false }
         return PackedAttributes.packedColour(utf8) == nil
     }
 
     @inline(__always) private mutating func skip(_ slot: PackedAttributes.Slot) -> Bool {
         switch slot {
-        case .contentType: return skipContentType()
+        case .contentType: return skipLiteral(among: PackedAttributes.commonContentTypes, optional: false)
         case .title, .displayName, .contentDescription, .relatedUniqueIdentifier, .url: return skipOptionalString()
         case .keywords, .phoneNumbers, .emailAddresses: return skipList()
         case .thumbnail: return skipThumbnail()
@@ -761,16 +748,21 @@ struct PackedCursor {
 
     /// The content type (a common one is a shared literal, nothing decoded).
     mutating func contentType() -> String {
+        literal(among: PackedAttributes.commonContentTypes, optional: false)!
+    }
+
+    /// A string `PackedWriter.literal` wrote: one of `literals` is handed
+    /// back as it is, nothing decoded.
+    private mutating func literal(among literals: [String], optional: Bool) -> String? {
         guard let tagged = nextVarint() else { Self.damaged() }
+        if optional, tagged == 0 { return nil }
         if tagged & 1 == 1 {
             let index = Int(tagged >> 1)
-            guard index < PackedAttributes.commonContentTypes.count else { Self.damaged() }
-            return PackedAttributes.commonContentTypes[index]
+            guard index < literals.count else { Self.damaged() }
+            return literals[index]
         }
-        let length = Int(tagged >> 1)
-        guard length <= count - offset else { Self.damaged() }
-        defer { offset += length }
-        return String(decoding: UnsafeBufferPointer(start: base + offset, count: length), as: UTF8.self)
+        guard let utf8 = evenTaggedUTF8(tagged, bias: optional ? 1 : 0) else { Self.damaged() }
+        return String(decoding: utf8, as: UTF8.self)
     }
 
     mutating func optionalString() -> String? {
@@ -847,11 +839,13 @@ struct PackedCursor {
         switch nextByte() {
         case 0: return nil
         case 1:
-            _ = imageFormat()
+            // Past the format and colour without making their strings
+            // (indexing reads every item's caption).
+            guard skipLiteral(among: PackedAttributes.commonImageFormats, optional: true) else { Self.damaged() }
             _ = optionalInteger()
             _ = optionalInteger()
             _ = optionalInteger()
-            _ = colour()
+            guard skipColour() else { Self.damaged() }
             return optionalUTF8()
         default: Self.damaged()
         }
@@ -898,15 +892,7 @@ struct PackedCursor {
 
     /// A thumbnail's format (a common one is a shared literal).
     mutating func imageFormat() -> String? {
-        guard let tagged = nextVarint() else { Self.damaged() }
-        if tagged == 0 { return nil }
-        if tagged & 1 == 1 {
-            let index = Int(tagged >> 1)
-            guard index < PackedAttributes.commonImageFormats.count else { Self.damaged() }
-            return PackedAttributes.commonImageFormats[index]
-        }
-        guard let utf8 = evenTaggedUTF8(tagged) else { Self.damaged() }
-        return String(decoding: utf8, as: UTF8.self)
+        literal(among: PackedAttributes.commonImageFormats, optional: true)
     }
 
     /// A thumbnail's colour.
@@ -918,7 +904,7 @@ struct PackedCursor {
             defer { offset += 3 }
             return PackedAttributes.colourString(base[offset], base[offset + 1], base[offset + 2])
         }
-        guard tagged & 1 == 0, let utf8 = evenTaggedUTF8(tagged) else { Self.damaged() }
+        guard tagged & 1 == 0, let utf8 = evenTaggedUTF8(tagged, bias: 1) else { Self.damaged() }
         return String(decoding: utf8, as: UTF8.self)
     }
 
