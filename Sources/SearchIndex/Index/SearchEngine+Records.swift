@@ -27,11 +27,11 @@ extension SearchEngine {
         IndexRecords(table: recordTable, documents: documents, expirations: expirations, slots: slotTable)
     }
 
-    /// The record `id`, from the table or its document.
+    /// The record `id`, from the table or its document (what `records[id]`
+    /// says, without making the view: builders on two cores ask it for
+    /// every document).
     func findRecord(_ id: String) -> IndexRecord? {
-        if let record = recordTable[id] { return record }
-        guard let slot = slot(of: id) else { return nil }
-        return documents[Int(slot)]?.heldRecord(expiration: expiration(ofSlot: Int(slot)))
+        IndexRecords.record(id, table: recordTable, documents: documents, expirations: expirations, slots: slotTable)
     }
 
     /// Every record, the table's then the held ones.
@@ -91,13 +91,20 @@ public struct IndexRecords: Sendable {
 
     /// The record with identifier `id`, if any.
     public subscript(id: String) -> IndexRecord? {
-        if let record = table[id] { return record }
-        guard let slot = slots.slot(of: id, in: documents) else { return nil }
-        return heldRecord(at: Int(slot))
+        Self.record(id, table: table, documents: documents, expirations: expirations, slots: slots)
     }
 
-    private func heldRecord(at slot: Int) -> IndexRecord? {
-        documents[slot]?.heldRecord(expiration: slot < expirations.count ? expirations[slot] : .infinity)
+    /// The record `id`: the table's, else the one its document holds.
+    static func record(
+        _ id: String, table: RecordTable, documents: [Document?], expirations: [Double], slots: SlotTable
+    ) -> IndexRecord? {
+        if let record = table[id] { return record }
+        guard let slot = slots.slot(of: id, in: documents) else { return nil }
+        return heldRecord(at: Int(slot), documents: documents, expirations: expirations)
+    }
+
+    private static func heldRecord(at slot: Int, documents: [Document?], expirations: [Double]) -> IndexRecord? {
+        documents[slot]?.heldRecord(expiration: SearchEngine.expiration(ofSlot: slot, in: expirations))
     }
 
     /// How many records there are (counts the documents that hold one).
@@ -109,7 +116,8 @@ public struct IndexRecords: Sendable {
 
     /// The records, in no particular order.
     public var values: some Sequence<IndexRecord> {
-        let held = documents.indices.lazy.compactMap { heldRecord(at: $0) }
+        let (documents, expirations) = (documents, expirations)
+        let held = documents.indices.lazy.compactMap { Self.heldRecord(at: $0, documents: documents, expirations: expirations) }
         return sequence(state: (table.values.makeIterator(), held.makeIterator())) { state in
             state.0.next() ?? state.1.next()
         }

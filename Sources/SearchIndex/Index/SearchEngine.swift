@@ -12,7 +12,7 @@ struct ExpiryTest {
     /// Whether the document in `slot` is still there (in an index where
     /// nothing expires, no column is read).
     @inline(__always) func isUnexpired(_ slot: UInt32) -> Bool {
-        nothingExpires || Int(slot) >= expirations.count || expirations[Int(slot)] > now
+        nothingExpires || SearchEngine.expiration(ofSlot: Int(slot), in: expirations) > now
     }
 }
 
@@ -114,6 +114,13 @@ public struct SearchEngine: Sendable {
     /// reference date (infinity for none, and for a slot its insert has
     /// not reached yet).
     @inline(__always) func expiration(ofSlot slot: Int) -> Double {
+        Self.expiration(ofSlot: slot, in: expirations)
+    }
+
+    /// The same, read from a copy of the column (the column is empty while
+    /// nothing has expired, and shorter than the documents until an
+    /// insert reaches its slot).
+    @inline(__always) static func expiration(ofSlot slot: Int, in expirations: [Double]) -> Double {
         slot < expirations.count ? expirations[slot] : .infinity
     }
 

@@ -71,15 +71,18 @@ extension SearchEngine {
         // rest: a load builds each document from the record after the one
         // before instead of one anywhere in the section.
         var recordList: [IndexRecord] = []
-        recordList.reserveCapacity(documents.count + recordTable.count)
+        // The table read once: through the engine's accessor, each read
+        // was a copy of it (a retain of its arrays) for every document.
+        let table = recordTable
+        recordList.reserveCapacity(documents.count + table.count)
         for slot in documents.indices {
             guard let document = documents[slot] else { continue }
-            if let record = document.heldRecord(expiration: expiration(ofSlot: slot)) ?? recordTable[document.uniqueIdentifier] {
+            if let record = document.heldRecord(expiration: expiration(ofSlot: slot)) ?? table[document.uniqueIdentifier] {
                 recordList.append(record)
             }
         }
         // Every held record has its document: the rest are in the table.
-        for record in recordTable.values where slot(of: record.item.uniqueIdentifier) == nil {
+        for record in table.values where slot(of: record.item.uniqueIdentifier) == nil {
             recordList.append(record)
         }
         assert(recordList.count == records.count)
