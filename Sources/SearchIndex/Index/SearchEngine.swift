@@ -12,7 +12,11 @@ struct ExpiryTest {
     /// Whether the document in `slot` is still there (in an index where
     /// nothing expires, no column is read).
     @inline(__always) func isUnexpired(_ slot: UInt32) -> Bool {
-        nothingExpires || SearchEngine.expiration(ofSlot: Int(slot), in: expirations) > now
+        // Spelled out, not through `SearchEngine.expiration(ofSlot:in:)`:
+        // with that call, 71 short queries at 1M counted 47.3M
+        // instructions instead of 44.2M (callgrind: retains and value
+        // copies around the best-list walk that asks this; why, not found).
+        nothingExpires || Int(slot) >= expirations.count || expirations[Int(slot)] > now
     }
 }
 
