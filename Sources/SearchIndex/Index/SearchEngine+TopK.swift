@@ -374,6 +374,10 @@ extension SearchEngine {
 /// so best-list comparisons touch only plain values.
 struct StaticRank: Sendable {
     var sources: UInt8 = 0
+    /// The bytes between `sources` and `titleLength`, always zero. A
+    /// snapshot writes ranks as they lie in memory, where padding held
+    /// whatever the memory did: two equal engines wrote unequal bytes.
+    private(set) var zeroBytes: (UInt8, UInt8, UInt8) = (0, 0, 0)
     var titleLength: UInt32 = 0
     var identifierPrefix: UInt64 = 0
 
