@@ -132,4 +132,56 @@ import Testing
         #expect(loaded.records.count == 302)
         #expect(loaded.recordTable.count == 1 && loaded.recordTable[url] != nil)
     }
+
+    /// A batch into an empty engine skips the table (`indexIntoEmpty`):
+    /// the engine it makes is the one the table's way makes, byte for byte
+    /// in its snapshot, and stays so through the changes that read what
+    /// the batch left (pages merging at an item's URL, replacements, deletes).
+    @Test func aBatchIntoAnEmptyEngineMakesWhatTheTableWouldMake() throws {
+        let count = SearchEngine.refreshChunk + 700
+        var items = (0..<count).map { (n: Int) -> SearchableItem in
+            item("doc/\(n * 7919 % count)", title: "Lantern \(n % 97)", domain: n % 3 == 0 ? "com.a" : nil,
+                 description: "harbour \(n % 17) beacon", keywords: n % 4 == 0 ? ["quay", "tide \(n % 5)"] : [],
+                 url: n % 250 == 0 ? "https://x.example/\(n % 500)" : nil,
+                 expires: n % 11 == 0 ? Date(timeIntervalSinceReferenceDate: 900_000_000.5 + Double(n)) : nil,
+                 visibility: n % 13 == 0 ? .private : .public)
+        }
+        // The same identifier twice in the batch: the later item stands.
+        items.append(item("doc/5", title: "Replaced lantern", description: "second"))
+        items.insert(item("doc/9", title: "First of two"), at: 0)
+        func build(directly: Bool) -> SearchEngine {
+            var e = SearchEngine()
+            e.textDictionaryMinimumBatch = 1_000
+            e.indexesIntoEmptyDirectly = directly
+            e.index(items)
+            return e
+        }
+        var direct = build(directly: true)
+        var throughTable = build(directly: false)
+        #expect(direct.recordTable.count == 0)
+        #expect(direct.records.count == count)
+        #expect(direct.records["doc/5"]?.item.attributeSet.title == "Replaced lantern")
+        #expect(direct.records["doc/9"]?.item.attributeSet.title != "First of two")
+        func expectSame(_ stage: String) throws {
+            #expect(direct.records == throughTable.records, "\(stage): records")
+            let equalBytes = try SnapshotTests.bytes(of: direct) == SnapshotTests.bytes(of: throughTable)
+            #expect(equalBytes, "\(stage): snapshot")
+            for query in ["lantern 4", "harbour", "replaced", "tide 3", "quay b", "page"] {
+                #expect(direct.ids(query) == throughTable.ids(query), "\(stage): \(query)")
+            }
+        }
+        try expectSame("built")
+        for e in [0, 1] {
+            var engine = e == 0 ? direct : throughTable
+            engine.index([item("https://x.example/0", title: "Harbour page", url: "https://x.example/0")], source: .web)
+            engine.index([item("doc/0", title: "Moved lantern", url: "https://x.example/moved")])
+            engine.deleteItems(identifiers: ["doc/9", "doc/250"])
+            if e == 0 { direct = engine } else { throughTable = engine }
+        }
+        try expectSame("changed")
+        // The page merged into an item at its URL (the batch's links were
+        // made): a merged page stays in the table.
+        #expect(direct.recordTable["https://x.example/0"] != nil)
+        #expect(direct.ids("harbour page").first != "https://x.example/0")
+    }
 }

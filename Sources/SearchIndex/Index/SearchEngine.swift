@@ -106,6 +106,9 @@ public struct SearchEngine: Sendable {
     /// A batch of at least this many items, into an index without a
     /// dictionary, trains one (not saved: for tests, which make it small).
     var textDictionaryMinimumBatch = 16_384
+    /// Whether a batch of items into an empty engine skips the record table
+    /// (`indexIntoEmpty`); off only for tests, which compare the two ways.
+    var indexesIntoEmptyDirectly = true
 
     /// Threads for work shared among the cores.
     static var workerCount: Int { ParallelWork.workerCount }
@@ -145,6 +148,10 @@ public struct SearchEngine: Sendable {
     /// (`codeTexts`): else the caller's copies are held through the build.
     public mutating func index(_ items: consuming [SearchableItem], source: Source = .item) {
         codeTexts(of: &items)
+        if source == .item, indexesIntoEmptyDirectly, holdsNothing {
+            indexIntoEmpty(&items)
+            return
+        }
         // The items' own identifiers go in a list, sorted once: hashed into
         // the set with the others, they were a quarter of a bulk import's
         // start, where no other core has work yet.
@@ -172,6 +179,67 @@ public struct SearchEngine: Sendable {
         // A large batch freed as much as it made (each document's pending
         // tokens, the old copies of grown arrays): pages of it go back.
         if ids.count >= 4_096 { Allocator.returnFreePages() }
+    }
+
+    /// Whether the engine holds nothing a batch could replace or merge
+    /// with: no record, document or activity.
+    private var holdsNothing: Bool {
+        recordTable.isEmpty && slotTable.count == 0 && activities.isEmpty && activitiesByItem.isEmpty
+            && itemsByURL.isEmpty && webByURL.isEmpty
+    }
+
+    /// Indexes a batch of items into an engine that holds nothing (a bulk
+    /// import, a rebuild from a store): what `index` does, without the
+    /// record table. No item can replace a record or merge with one there,
+    /// so each goes straight to the document built from it, in the order
+    /// `index` places them, and that document holds it; each chunk's
+    /// records go once their documents are placed.
+    ///
+    /// Why: through the table, every record stayed there until the build's
+    /// end and the documents took them over only then (80 MB at a million
+    /// items, the top of the benchmark's peak).
+    private mutating func indexIntoEmpty(_ items: inout [SearchableItem]) {
+        // In identifier order, the last item of each identifier (as the
+        // table keeps the last one a batch names).
+        var order = items.indices.map { (id: items[$0].uniqueIdentifier, index: $0) }
+        order.sort { $0.id < $1.id }
+        var chunks: [[IndexRecord]] = []
+        var chunk: [IndexRecord] = []
+        var count = 0
+        var position = 0
+        while position < order.count {
+            var last = order[position].index
+            var next = position + 1
+            while next < order.count, order[next].id == order[position].id {
+                last = max(last, order[next].index)
+                next += 1
+            }
+            position = next
+            let record = IndexRecord(source: .item, item: items[last])
+            if let url = record.item.attributeSet.url { itemsByURL[url, default: []].insert(record.item.uniqueIdentifier) }
+            if chunk.isEmpty { chunk.reserveCapacity(Self.refreshChunk) }
+            chunk.append(record)
+            count += 1
+            if chunk.count == Self.refreshChunk { chunks.append(chunk); chunk = [] }
+        }
+        if !chunk.isEmpty { chunks.append(chunk) }
+        // The chunks hold the items now.
+        (items, order) = ([], [])
+        settleTables()
+        termMatches = TermMatchCache()
+        let reader = documentReader
+        buildInChunks(&chunks, documents: count, build: {
+            reader.buildDocument($0.item.uniqueIdentifier, standingFor: .record($0))
+        }) { engine, records, built in
+            // A record its document does not hold stays in the table, as `index` keeps it.
+            for (record, built) in zip(records, built) where built?.document.holdsRecord != true {
+                engine.recordTable.updateValue(record, forKey: record.item.uniqueIdentifier)
+            }
+            var holding: [String] = []
+            engine.place(records.map(\.item.uniqueIdentifier)[...], &built, holding: &holding)
+        }
+        orderTrieIfDue()
+        if count >= 4_096 { Allocator.returnFreePages() }
     }
 
     /// Codes the descriptions and keywords of `items`' sets with the
@@ -465,29 +533,43 @@ public struct SearchEngine: Sendable {
     /// Builds and places the documents of `order` (sorted, each once),
     /// adding to `holding` those that hold their records.
     private mutating func rebuildDocuments(_ order: [String], holding: inout [String]) {
-        // In chunks, so that a large batch never holds every pending token at once.
-        let chunks = stride(from: 0, to: order.count, by: Self.refreshChunk).map {
+        var chunks = stride(from: 0, to: order.count, by: Self.refreshChunk).map {
             order[$0..<min(order.count, $0 + Self.refreshChunk)]
         }
+        let reader = documentReader
+        buildInChunks(&chunks, documents: order.count, build: { reader.buildDocument($0) }) { engine, chunk, built in
+            engine.place(chunk, &built, holding: &holding)
+        }
+    }
+
+    /// Builds the documents of `chunks` (each input one document, in slot
+    /// order) and places each chunk with `place`, letting each chunk go
+    /// once placed.
+    ///
+    /// Inserting is this thread's; while a chunk goes into the trie, the
+    /// next one is built on another (a bulk import spent a quarter of its
+    /// time tokenising, while the trie waited), and this thread takes a
+    /// share of that once its chunk is in. In chunks, so that a large
+    /// batch never holds every pending token at once.
+    private mutating func buildInChunks<Chunk: RangeReplaceableCollection & Sendable>(
+        _ chunks: inout [Chunk], documents count: Int, build: @escaping @Sendable (Chunk.Element) -> BuiltDocument?,
+        place: (inout SearchEngine, Chunk, inout [BuiltDocument?]) -> Void
+    ) where Chunk.Element: Sendable {
         guard chunks.count > 1 else {
             if let chunk = chunks.first {
-                var built = buildDocuments(chunk)
-                place(chunk, &built, holding: &holding)
+                var built = Self.buildDocuments(Array(chunk), build)
+                place(&self, chunk, &built)
             }
             return
         }
-        // Inserting is this thread's; while a chunk goes into the trie, the
-        // next one is tokenised on another (a bulk import spent a quarter
-        // of its time tokenising, while the trie waited), and this thread
-        // takes a share of that once its chunk is in.
-        let reader = documentReader
-        var built = buildDocuments(chunks[0])
-        reserveCapacity(documents: order.count)
-        let (nodesBefore, tokensBefore) = (trie.nodes.count, tokens.words.count)
+        var built = Self.buildDocuments(Array(chunks[0]), build)
+        reserveCapacity(documents: count)
+        let (nodesBefore, tokensBefore, firstCount) = (trie.nodes.count, tokens.words.count, chunks[0].count)
         for index in chunks.indices {
-            let following = index + 1 < chunks.count ? chunks[index + 1] : nil
-            let next = following.map { chunk in SharedMap(Array(chunk)) { reader.buildDocument($0) } }
-            place(chunks[index], &built, holding: &holding)
+            let next = index + 1 < chunks.count ? SharedMap(Array(chunks[index + 1]), build) : nil
+            place(&self, chunks[index], &built)
+            // Its inputs go now, not with the batch (a bulk import's records: 56 MB at a million items).
+            chunks[index] = Chunk()
             built = next?.finish() ?? []
             if index == 0 {
                 // Growing by doubling copied the node and token arrays again
@@ -500,9 +582,9 @@ public struct SearchEngine: Sendable {
                 // token columns at once (then the build's peak, 140 MB above
                 // its end).
                 // Untouched capacity is address space, not memory.
-                let remaining = order.count - chunks[0].count
-                trie.reserveCapacity(nodes: trie.nodes.count + (trie.nodes.count - nodesBefore) * remaining / chunks[0].count)
-                let tokensAtRate = (tokens.words.count - tokensBefore) * remaining / chunks[0].count
+                let remaining = count - firstCount
+                trie.reserveCapacity(nodes: trie.nodes.count + (trie.nodes.count - nodesBefore) * remaining / firstCount)
+                let tokensAtRate = (tokens.words.count - tokensBefore) * remaining / firstCount
                 tokens.reserveCapacity(tokens: tokens.words.count + tokensAtRate + tokensAtRate / 4)
             }
         }
@@ -592,21 +674,21 @@ public struct SearchEngine: Sendable {
         return reader
     }
 
-    /// Builds the documents of `ids`. Building reads the records and
-    /// tokenises, never touching the trie, so a large batch is shared among
-    /// the cores; inserting stays on the caller's thread.
-    private func buildDocuments(_ ids: ArraySlice<String>) -> [BuiltDocument?] {
-        let workers = Self.workerCount
-        guard workers > 1, ids.count >= 128 else { return ids.map { buildDocument($0) } }
-        let ids = Array(ids)
-        var built = [BuiltDocument?](repeating: nil, count: ids.count)
+    /// Builds a document from each of `inputs`. Building reads the records
+    /// and tokenises, never touching the trie, so a large batch is shared
+    /// among the cores; inserting stays on the caller's thread.
+    private static func buildDocuments<Input: Sendable>(
+        _ inputs: [Input], _ build: @escaping @Sendable (Input) -> BuiltDocument?
+    ) -> [BuiltDocument?] {
+        let workers = workerCount
+        guard workers > 1, inputs.count >= 128 else { return inputs.map(build) }
+        var built = [BuiltDocument?](repeating: nil, count: inputs.count)
         built.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let out = buffer
-            let engine = self
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
                 // Contiguous shares: no two workers write near each other.
-                let range = (ids.count * worker / workers)..<(ids.count * (worker + 1) / workers)
-                for index in range { out[index] = engine.buildDocument(ids[index]) }
+                let range = (inputs.count * worker / workers)..<(inputs.count * (worker + 1) / workers)
+                for index in range { out[index] = build(inputs[index]) }
             }
         }
         return built
@@ -657,10 +739,16 @@ public struct SearchEngine: Sendable {
 
     /// The document `id` should be now, or nil if nothing stands there.
     private func buildDocument(_ id: String) -> BuiltDocument? {
+        buildDocument(id, standingFor: primary(of: id))
+    }
+
+    /// The document `id`, built from `standing` (what `primary(of:)` says
+    /// stands for it).
+    private func buildDocument(_ id: String, standingFor standing: Primary?) -> BuiltDocument? {
         var primary: (attributes: AttributeSet, domain: String?, expiry: Date?, visibility: Visibility, source: Source)
         var merged: [(AttributeSet, Source)] = []
         var primaryRecord: IndexRecord?
-        switch self.primary(of: id) {
+        switch standing {
         case .record(let record):
             primaryRecord = record
             let item = record.item
