@@ -1,9 +1,9 @@
 import Testing
 @testable import SearchIndex
 
-/// The token arena keeps the low 16 bits of each posting's place: a word
-/// with more than 65,536 postings has several candidate places, told
-/// apart by their documents. Deletes and updates in such a list must take
+/// The token arena keeps bits 8–15 of each posting's place: a word with
+/// more than 65,536 postings has a window of 256 candidate places in each
+/// run of 65,536, told apart by their documents. Deletes and updates in such a list must take
 /// out exactly their own postings, wherever they sit.
 @Suite struct LongPostingListTests {
     @Test func deletesAndUpdatesInAListPastSixteenBitsTakeOutTheirOwnPostings() throws {
@@ -30,8 +30,9 @@ import Testing
         for (slot, document) in engine.documents.enumerated() where document != nil {
             for index in engine.tokens.span(of: UInt32(slot)) where engine.tokens.nodes[index] == node {
                 #expect(remaining.contains(UInt32(slot)))
-                let place = engine.trie.position(of: UInt32(slot), in: node, lowBits: engine.tokens.places[index])
+                let place = engine.trie.position(of: UInt32(slot), in: node, place: engine.tokens.places[index])
                 #expect(postings[Int(place)].doc == UInt32(slot))
+                #expect(TokenArena.place(of: place) == engine.tokens.places[index])
             }
         }
     }

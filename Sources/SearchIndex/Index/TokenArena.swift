@@ -6,7 +6,7 @@
 ///  slot:      0            1          (hole)       2
 ///  spans:   [0, 3)       [3, 5)                  [9, 12)
 ///  words:   w  w  w      w  w      ·  ·  ·  ·    w  w  w    best field it occurs in · trie node of the token
-///  places:  p  p  p      p  p      ·  ·  ·  ·    p  p  p    index of its posting in the node, low 16 bits
+///  places:  p  p  p      p  p      ·  ·  ·  ·    p  p  p    bits 8–15 of its posting's index in the node
 ///
 ///  word     bit 31 30 │ 29 ……………………………… 0
 ///               field │ trie node (below 2^30)
@@ -21,13 +21,14 @@
 /// tokens are a range of them. (The arena once kept each token's first
 /// eight bytes for that test: 175 MB at a million items.)
 ///
-/// Knowing where each posting sits lets a delete remove it in constant time
-/// (`TokenTrie.removePosting`) instead of searching a list that, for a
-/// common word, holds most of the index. The place's low 16 bits are
-/// enough: a list of up to 65,536 postings has one candidate place, a
-/// common word's (400,000 at a million items) a few, told apart by their
-/// documents (`TokenTrie.position(of:in:lowBits:)`). Whole places took 87
-/// MB at a million items; these take half.
+/// Knowing about where each posting sits lets a delete remove it in
+/// constant time (`TokenTrie.removePosting`) instead of searching a list
+/// that, for a common word, holds most of the index. A place is one byte,
+/// bits 8–15 of the posting's index: the posting is among the 256 indices
+/// with those bits in each run of 65,536 (`TokenTrie.position(of:in:place:)`),
+/// one window for most lists, seven for the longest at a million items
+/// (420,000 postings), each read in order. Whole places took 87 MB at a
+/// million items, their low 16 bits 44 MB, this byte 22 MB.
 ///
 /// Re-tokenising a document appends its new tokens and leaves a hole where
 /// the old ones were; holes are squeezed out (in slot order) once they
@@ -35,7 +36,7 @@
 struct TokenArena: Sendable {
     /// Each token's best field and trie node in one word (see above).
     private(set) var words = FlatColumn<UInt32>()
-    private(set) var places = FlatColumn<UInt16>()
+    private(set) var places = FlatColumn<UInt8>()
     /// First token of each slot, and how many it has (0: no document).
     private(set) var starts = FlatColumn<UInt32>()
     private(set) var counts = FlatColumn<UInt32>()
@@ -47,7 +48,7 @@ struct TokenArena: Sendable {
     /// An arena from its parts, as a snapshot saved them (the columns are
     /// usually borrowed from the mapped file: see `FlatColumn`).
     init(
-        words: FlatColumn<UInt32>, places: FlatColumn<UInt16>, starts: FlatColumn<UInt32>, counts: FlatColumn<UInt32>
+        words: FlatColumn<UInt32>, places: FlatColumn<UInt8>, starts: FlatColumn<UInt32>, counts: FlatColumn<UInt32>
     ) {
         self.words = words
         self.places = places
@@ -138,7 +139,7 @@ struct TokenArena: Sendable {
         starts[Int(slot)] = UInt32(words.count)
         counts[Int(slot)] = UInt32(newNodes.count)
         words.append(contentsOf: zip(newNodes, newFields).map { Self.word(node: $0, field: $1) })
-        places.append(contentsOf: newPlaces.map { UInt16(truncatingIfNeeded: $0) })
+        places.append(contentsOf: newPlaces.map(Self.place(of:)))
         liveTokens += newNodes.count
     }
 
@@ -159,10 +160,13 @@ struct TokenArena: Sendable {
         }
     }
 
+    /// What the arena keeps of a posting's index in its node's list (see above).
+    @inline(__always) static func place(of position: UInt32) -> UInt8 { UInt8(truncatingIfNeeded: position >> 8) }
+
     /// Notes that `slot`'s posting in `node` now sits at `place`.
     mutating func movePosting(of slot: UInt32, in node: Int32, to place: UInt32) {
         for index in span(of: slot) where Self.node(of: words[index]) == node {
-            places[index] = UInt16(truncatingIfNeeded: place)
+            places[index] = Self.place(of: place)
             return
         }
         preconditionFailure("slot \(slot) has no token at node \(node)")
@@ -179,7 +183,7 @@ struct TokenArena: Sendable {
 
     private mutating func compact() {
         var packedWords = FlatColumn<UInt32>()
-        var packedPlaces = FlatColumn<UInt16>()
+        var packedPlaces = FlatColumn<UInt8>()
         packedWords.reserveCapacity(liveTokens)
         packedPlaces.reserveCapacity(liveTokens)
         func move<T>(_ span: Range<Int>, of column: FlatColumn<T>, to packed: inout FlatColumn<T>) {

@@ -19,7 +19,7 @@ import Foundation
 /// slots      free slots · ranks · expirations · engaged flags
 /// trie       node columns · label counts · labels · child counts · children · posting counts · postings (a column)
 ///            · ordered ranges · free nodes · stamp · ordered limit · retired nodes
-/// arena      words (field · node) · places · starts · counts   (columns)
+/// arena      words (field · node) · places (bits 8–15) · starts · counts   (columns)
 /// best lists count · (node, [entry])… twice (subtree, own)
 /// trailer    magic
 /// ```
@@ -46,7 +46,8 @@ extension SearchEngine {
     /// 18: a common content type packed as its index (`PackedAttributes`);
     /// the expirations column empty while nothing expires.
     /// 19: a thumbnail's common format and `#RRGGBB` colour packed short.
-    static let snapshotFormat: UInt32 = 19
+    /// 20: a token's place one byte, bits 8–15 of its posting's index.
+    static let snapshotFormat: UInt32 = 20
 
     private static var layoutSizes: [UInt32] {
         [MemoryLayout<TokenTrie.Posting>.stride, MemoryLayout<TokenTrie.Child>.stride, MemoryLayout<TopEntry>.stride,

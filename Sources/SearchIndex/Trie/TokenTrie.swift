@@ -708,16 +708,17 @@ struct TokenTrie: Sendable {
         removePosting(at: UInt32(index), from: node)
     }
 
-    /// Where `doc`'s posting sits in `node`'s list, given the position's low
-    /// 16 bits (what the token arena keeps): the first of the positions
-    /// with those bits that holds it. A list of up to 65,536 postings has
-    /// one such position; a longer one a position every 65,536.
-    func position(of doc: UInt32, in node: Int32, lowBits: UInt16) -> UInt32 {
+    /// Where `doc`'s posting sits in `node`'s list, given bits 8–15 of that
+    /// position (`place`, what the token arena keeps): among the 256
+    /// positions with those bits in each run of 65,536, the one holding it.
+    func position(of doc: UInt32, in node: Int32, place: UInt8) -> UInt32 {
         withPostings(of: node) { postings in
-            var position = Int(lowBits)
-            while position < postings.count {
-                if postings[position].doc == doc { return UInt32(position) }
-                position += 1 << 16
+            var start = Int(place) << 8
+            while start < postings.count {
+                for position in start..<min(start + 256, postings.count) where postings[position].doc == doc {
+                    return UInt32(position)
+                }
+                start += 1 << 16
             }
             preconditionFailure("document \(doc) has no posting in node \(node)")
         }
