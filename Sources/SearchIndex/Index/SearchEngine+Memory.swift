@@ -18,7 +18,7 @@ extension SearchEngine {
             if children > 1 { childLists += MemoryUsage.objectHeader + (children - 1) * MemoryLayout<TokenTrie.Child>.stride }
         }
         let trieBytes = trie.nodes.count * (MemoryLayout<TokenTrie.Node>.stride + MemoryLayout<TokenTrie.OrderedRange>.stride)
-            + trie.labels.count * 4 + childLists
+            + trie.labels.memoryBytes + childLists
         // Sets are shared between a record and its document: each counted once.
         var seen = Set<ObjectIdentifier>()
         var sets = 0

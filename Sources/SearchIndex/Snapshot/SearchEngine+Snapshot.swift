@@ -546,7 +546,7 @@ extension SearchEngine {
         let scalars: [UInt32] = try input.readArray()
         let depths: [Int32] = try input.readArray()
         let labelCounts: [UInt32] = try input.readArray()
-        let labels: [UInt32] = try input.readArray(growing: true)
+        let labels: [UInt32] = try input.readArray()
         let subtreeCounts: [Int] = try input.readArray()
         let documentCounts: [Int] = try input.readArray()
         let stamps: [UInt32] = try input.readArray()
@@ -620,7 +620,7 @@ extension SearchEngine {
             initialized = count
         }
         return TokenTrie(
-            restoring: nodes, labels: labels, freeNodes: freeNodes, stampCounter: stampCounter,
+            restoring: nodes, labels: LabelPool(labels), freeNodes: freeNodes, stampCounter: stampCounter,
             orderedRanges: zip(orderedLows, orderedHighs).map { TokenTrie.OrderedRange(low: $0, high: $1) },
             orderedLimit: orderedLimit, retiredNodes: retiredNodes)
     }

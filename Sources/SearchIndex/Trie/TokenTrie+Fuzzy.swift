@@ -75,7 +75,7 @@ extension TokenTrie {
             let width = pattern.count + 1
             var rows = [Int](repeating: 0, count: 8 * width)
             for j in 0...pattern.count { rows[j] = j }
-            labels.withUnsafeBufferPointer { labels in
+            labels.withReader { labels in
                 guard let shorter else {
                     let firsts = Array(nodes[Int(Self.root)].children)
                     guard nodes.count >= splitMinimum, firsts.count > 1 else {
@@ -117,7 +117,7 @@ extension TokenTrie {
     /// for the keystroke before narrows its walk, which visited about
     /// 1.5 ms of nodes at a million items, a cache miss or two each.
     private func splitWalk(
-        _ firsts: [Child], pattern: UnsafeBufferPointer<UInt32>, labels: UnsafeBufferPointer<UInt32>,
+        _ firsts: [Child], pattern: UnsafeBufferPointer<UInt32>, labels: LabelPool.Reader,
         bound: Int, rows: [Int], passingOver: Bool
     ) -> TermMatches {
         var halves: [[Child]] = [[], []]
@@ -156,7 +156,7 @@ extension TokenTrie {
     /// 7,500 of 12,500 nodes at a million items), and those are never
     /// read themselves, where reading each was a cache miss.
     private func walk(
-        _ child: Child, depth: Int, pattern: UnsafeBufferPointer<UInt32>, labels: UnsafeBufferPointer<UInt32>,
+        _ child: Child, depth: Int, pattern: UnsafeBufferPointer<UInt32>, labels: LabelPool.Reader,
         bound: Int, rows: inout [Int], previousScalar: UInt32?, bestOnPath: Int, passingOver: Bool,
         into result: inout TermMatches, path: ArraySlice<Int32> = []
     ) {

@@ -153,8 +153,8 @@ struct TokenTrie: Sendable {
     /// Every node's edge label, each a range of this pool. A split edge's
     /// two nodes share its range; a pruned node's range is left unused
     /// until those make half the pool, which is then rewritten (a snapshot
-    /// writes only the ranges in use).
-    private(set) var labels: [UInt32] = []
+    /// writes only the ranges in use). Two bytes a scalar (`LabelPool`).
+    private(set) var labels = LabelPool()
     /// Scalars of `labels` no node uses.
     private var unusedLabelScalars = 0
     /// Free node indices to reuse, all at or above `orderedLimit` (an
@@ -174,7 +174,7 @@ struct TokenTrie: Sendable {
 
     /// A trie from its parts, as a snapshot saved them.
     init(
-        restoring nodes: [Node], labels: [UInt32], freeNodes: [Int32], stampCounter: UInt32,
+        restoring nodes: [Node], labels: LabelPool, freeNodes: [Int32], stampCounter: UInt32,
         orderedRanges: [OrderedRange]? = nil, orderedLimit: Int32 = 1, retiredNodes: Int = 0
     ) {
         self.nodes = nodes
@@ -294,13 +294,7 @@ struct TokenTrie: Sendable {
     @inline(__always)
     private func edgeMatch(_ node: Int32, _ scalars: UnsafeBufferPointer<UInt32>, from offset: Int) -> Int {
         let start = Int(nodes[Int(node)].labelStart), count = Int(nodes[Int(node)].labelCount)
-        return labels.withUnsafeBufferPointer { labels in
-            var step = 1
-            while step < count, offset + step < scalars.count, labels[start + step] == scalars[offset + step] {
-                step += 1
-            }
-            return step
-        }
+        return labels.matchLength(start: start, count: count, of: scalars, from: offset)
     }
 
     /// The locus of `prefix` (see `locus(of:)`): every token below it
@@ -322,10 +316,9 @@ struct TokenTrie: Sendable {
     }
 
     /// The scalars of the edge into `node`.
-    @inline(__always)
-    func label(of node: Int32) -> ArraySlice<UInt32> {
+    func label(of node: Int32) -> [UInt32] {
         let start = Int(nodes[Int(node)].labelStart)
-        return labels[start..<(start + Int(nodes[Int(node)].labelCount))]
+        return labels.values(in: start..<(start + Int(nodes[Int(node)].labelCount)))
     }
 
     /// The first eight UTF-8 bytes of the path to `node` as a token head
@@ -334,7 +327,9 @@ struct TokenTrie: Sendable {
     func utf8Head(at node: Int32) -> (head: UInt64, byteCount: Int) {
         guard node != Self.root else { return (0, 0) }
         var (head, byteCount) = utf8Head(at: nodes[Int(node)].parent)
-        for value in label(of: node) {
+        let start = Int(nodes[Int(node)].labelStart)
+        for position in start..<(start + Int(nodes[Int(node)].labelCount)) {
+            let value = labels[position]
             let scalar = Unicode.Scalar(value)!
             if byteCount >= 8 {
                 byteCount += UTF8.width(scalar)
@@ -369,7 +364,7 @@ struct TokenTrie: Sendable {
                 // spelled the checked way.
                 guard length <= end else { return tokenReadUpward(at: node) }
                 end -= length
-                for offset in 0..<length { scalars[end + offset] = labels[start + offset] }
+                labels.copyValues(start: start, count: length, to: scalars.baseAddress! + end)
                 current = nodes[Int(current)].parent
             }
             guard end == 0 else { return tokenReadUpward(at: node) }
@@ -396,7 +391,7 @@ struct TokenTrie: Sendable {
     /// `token(at:)` with every access checked: the labels read from the
     /// node up, then spelled from the root.
     private func tokenReadUpward(at node: Int32) -> String {
-        var upward: [ArraySlice<UInt32>] = []
+        var upward: [[UInt32]] = []
         var current = node
         while current != Self.root {
             upward.append(label(of: current))
@@ -837,12 +832,12 @@ struct TokenTrie: Sendable {
     /// Rewrites the label pool with only the labels in use, node by node
     /// (a long session of updates would otherwise grow it without end).
     private mutating func compactLabels() {
-        var compacted: [UInt32] = []
+        var compacted = LabelPool()
         compacted.reserveCapacity(labels.count - unusedLabelScalars)
         for index in nodes.indices where nodes[index].labelCount > 0 {
             let start = Int(nodes[index].labelStart)
             nodes[index].labelStart = UInt32(compacted.count)
-            compacted.append(contentsOf: labels[start..<(start + Int(nodes[index].labelCount))])
+            compacted.append(contentsOf: labels.values(in: start..<(start + Int(nodes[index].labelCount))))
         }
         labels = compacted
         unusedLabelScalars = 0

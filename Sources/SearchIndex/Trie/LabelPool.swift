@@ -1,0 +1,132 @@
+/// The trie's edge labels, every node's a range of one pool of 16-bit
+/// units: a scalar below U+10000 is its own unit; any other value (an
+/// emoji, a rare ideograph) is a unit of the surrogate range, which no
+/// scalar takes, naming it in a small table.
+///
+/// ```
+///  units     0061 006E 4E2D D800 0065 D801 D800 …    a n 中 (table 0) e (table 1) (table 0)
+///  wide      [1F600, 20000, …]                        one entry per distinct value, up to 2,047
+///  overflow  [position: value]                        past those, by the unit's position (DFFF)
+/// ```
+///
+/// Labels are read a scalar at a time from the start of an edge (a walk
+/// down the trie, a typo walk, a token spelled out), so each position
+/// stays one scalar.
+///
+/// Why: a pool of 32-bit scalars took 25 MB at a million items, most of
+/// it the rest of unique tokens such as e-mail addresses, held in their
+/// leaves; nearly every scalar fits in 16 bits.
+struct LabelPool: Sendable {
+    private(set) var units: [UInt16] = []
+    /// Values that do not fit in a unit, by the unit `wideBase + index`.
+    private var wide: [UInt32] = []
+    private var wideIndex: [UInt32: UInt16] = [:]
+    /// Values past the table's room, by position (`overflowUnit`).
+    private var overflow: [Int: UInt32] = [:]
+
+    static let wideBase: UInt16 = 0xD800
+    static let overflowUnit: UInt16 = 0xDFFF
+
+    init() {}
+
+    /// A pool of `values`, one position each, with room for an eighth more
+    /// (a snapshot's labels, which inserts after the load add to).
+    init(_ values: [UInt32]) {
+        units.reserveCapacity(values.count + values.count / 8)
+        for value in values { append(value) }
+    }
+
+    var count: Int { units.count }
+
+    /// Bytes the pool takes (units, table, overflow entries).
+    var memoryBytes: Int { units.count * 2 + wide.count * 4 + overflow.count * 16 }
+
+    @inline(__always) subscript(position: Int) -> UInt32 {
+        let unit = units[position]
+        if unit & 0xF800 != Self.wideBase { return UInt32(unit) }
+        return Self.wideValue(unit, at: position, wide: wide, overflow: overflow)
+    }
+
+    @inline(never)
+    fileprivate static func wideValue(_ unit: UInt16, at position: Int, wide: [UInt32], overflow: [Int: UInt32]) -> UInt32 {
+        unit == overflowUnit ? overflow[position]! : wide[Int(unit &- wideBase)]
+    }
+
+    mutating func append(_ value: UInt32) {
+        // Surrogate values are never scalars; one read from elsewhere is kept wide, as any other value.
+        if value < 0x1_0000, value & 0xF800 != 0xD800 {
+            units.append(UInt16(truncatingIfNeeded: value))
+        } else if let index = wideIndex[value] {
+            units.append(Self.wideBase + index)
+        } else if wide.count < Int(Self.overflowUnit - Self.wideBase) {
+            wideIndex[value] = UInt16(wide.count)
+            units.append(Self.wideBase + UInt16(wide.count))
+            wide.append(value)
+        } else {
+            overflow[units.count] = value
+            units.append(Self.overflowUnit)
+        }
+    }
+
+    mutating func append<S: Sequence>(contentsOf values: S) where S.Element == UInt32 {
+        for value in values { append(value) }
+    }
+
+    mutating func reserveCapacity(_ count: Int) {
+        units.reserveCapacity(count)
+    }
+
+    /// How many values from `start` (of `count`; the first is taken as
+    /// matched, a child being found by it) equal `scalars` from `offset`:
+    /// a walk down an edge.
+    @inline(__always)
+    func matchLength(start: Int, count: Int, of scalars: UnsafeBufferPointer<UInt32>, from offset: Int) -> Int {
+        units.withUnsafeBufferPointer { units in
+            var step = 1
+            while step < count, offset + step < scalars.count {
+                let unit = units[start + step]
+                let value = unit & 0xF800 != Self.wideBase
+                    ? UInt32(unit) : Self.wideValue(unit, at: start + step, wide: wide, overflow: overflow)
+                guard value == scalars[offset + step] else { break }
+                step += 1
+            }
+            return step
+        }
+    }
+
+    /// Writes the `count` values from `start` to `out` (a token spelled out).
+    @inline(__always)
+    func copyValues(start: Int, count: Int, to out: UnsafeMutablePointer<UInt32>) {
+        units.withUnsafeBufferPointer { units in
+            for offset in 0..<count {
+                let unit = units[start + offset]
+                out[offset] = unit & 0xF800 != Self.wideBase
+                    ? UInt32(unit) : Self.wideValue(unit, at: start + offset, wide: wide, overflow: overflow)
+            }
+        }
+    }
+
+    /// The values at `range`.
+    func values(in range: Range<Int>) -> [UInt32] { range.map { self[$0] } }
+
+    /// Calls `body` with a reader of the pool that indexes its units in place.
+    func withReader<R>(_ body: (Reader) throws -> R) rethrows -> R {
+        try units.withUnsafeBufferPointer { units in
+            try body(Reader(units: units, wide: wide, overflow: overflow))
+        }
+    }
+
+    /// The pool read in place (a typo walk reads a label scalar per row).
+    struct Reader: @unchecked Sendable {
+        // Sendable as the pool it reads is: nothing changes while it is read.
+        let units: UnsafeBufferPointer<UInt16>
+        let wide: [UInt32]
+        let overflow: [Int: UInt32]
+
+        @inline(__always) subscript(position: Int) -> UInt32 {
+            let unit = units[position]
+            if unit & 0xF800 != LabelPool.wideBase { return UInt32(unit) }
+            return LabelPool.wideValue(unit, at: position, wide: wide, overflow: overflow)
+        }
+    }
+}
