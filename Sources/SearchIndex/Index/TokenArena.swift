@@ -21,9 +21,10 @@
 /// tokens are a range of them. (The arena once kept each token's first
 /// eight bytes for that test: 175 MB at a million items.)
 ///
-/// Knowing about where each posting sits lets a delete remove it in
-/// constant time (`TokenTrie.removePosting`) instead of searching a list
-/// that, for a common word, holds most of the index. A place is one byte,
+/// Knowing about where each posting sits lets a delete find it in a few
+/// hundred postings and take it out in constant time
+/// (`TokenTrie.removePosting`) instead of searching a list that, for a
+/// common word, holds most of the index. A place is one byte,
 /// bits 8–15 of the posting's index: the posting is among the 256 indices
 /// with those bits in each run of 65,536 (`TokenTrie.position(of:in:place:)`),
 /// one window for most lists, seven for the longest at a million items

@@ -279,7 +279,7 @@ extension SearchEngine {
         // Only the labels in use, node by node: the pool also holds pruned
         // nodes' labels, and a load finds each node's start by summing.
         try out.write(array: nodes.map(\.labelCount))
-        try out.write(array: nodes.indices.flatMap { trie.label(of: Int32($0)) })
+        try out.write(array: trie.labelsInUse)
         try out.write(array: nodes.map(\.subtreeCount))
         try out.write(array: nodes.map(\.documentCount))
         try out.write(array: nodes.map(\.stamp))

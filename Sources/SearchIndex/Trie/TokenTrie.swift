@@ -315,6 +315,22 @@ struct TokenTrie: Sendable {
         return node
     }
 
+    /// Every node's label in node order, one after another (what a
+    /// snapshot keeps: the pool less the ranges no node uses).
+    var labelsInUse: [UInt32] {
+        let total = nodes.reduce(0) { $0 + Int($1.labelCount) }
+        guard total > 0 else { return [] }
+        var values = [UInt32](repeating: 0, count: total)
+        values.withUnsafeMutableBufferPointer { values in
+            var end = 0
+            for node in nodes {
+                labels.copyValues(start: Int(node.labelStart), count: Int(node.labelCount), to: values.baseAddress! + end)
+                end += Int(node.labelCount)
+            }
+        }
+        return values
+    }
+
     /// The scalars of the edge into `node`.
     func label(of node: Int32) -> [UInt32] {
         let start = Int(nodes[Int(node)].labelStart)
