@@ -596,8 +596,11 @@ public struct SearchEngine: Sendable {
     /// capacity is address space, not memory.
     private mutating func reserveCapacity(documents count: Int) {
         // The identifier table too: growing it step by step rehashed every
-        // identifier again and again (a twentieth of a bulk build).
-        slotTable.reserveCapacity(slotTable.count + count)
+        // identifier again and again (a twentieth of a bulk build). With an
+        // eighth more, as the columns below: the first insert after a bulk
+        // build would otherwise double it.
+        let identifiers = slotTable.count + count
+        slotTable.reserveCapacity(identifiers + identifiers / 8)
         let slots = documents.count + count + (documents.count + count) / 8
         documents.reserveCapacity(slots)
         ranks.reserveCapacity(slots)
