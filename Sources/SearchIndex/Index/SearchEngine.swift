@@ -205,6 +205,7 @@ public struct SearchEngine: Sendable {
         order.sort { $0.id < $1.id }
         var chunks: [[IndexRecord]] = []
         var chunk: [IndexRecord] = []
+        var linked = Set<String>()
         var count = 0
         var position = 0
         while position < order.count {
@@ -216,7 +217,8 @@ public struct SearchEngine: Sendable {
             }
             position = next
             let record = IndexRecord(source: .item, item: items[last])
-            if let url = record.item.attributeSet.url { itemsByURL[url, default: []].insert(record.item.uniqueIdentifier) }
+            // Its links, as `index` makes them (what it would refresh for them is in this batch).
+            link(record, touching: &linked)
             if chunk.isEmpty { chunk.reserveCapacity(Self.refreshChunk) }
             chunk.append(record)
             count += 1

@@ -177,10 +177,13 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
     static func colourString(_ red: UInt8, _ green: UInt8, _ blue: UInt8) -> String {
         String(unsafeUninitializedCapacity: 7) { out in
             out[0] = UInt8(ascii: "#")
-            for (index, channel) in [red, green, blue].enumerated() {
-                out[1 + 2 * index] = hexDigits[Int(channel >> 4)]
-                out[2 + 2 * index] = hexDigits[Int(channel & 15)]
+            func spell(_ channel: UInt8, at index: Int) {
+                out[index] = hexDigits[Int(channel >> 4)]
+                out[index + 1] = hexDigits[Int(channel & 15)]
             }
+            spell(red, at: 1)
+            spell(green, at: 3)
+            spell(blue, at: 5)
             return 7
         }
     }
@@ -517,7 +520,10 @@ struct PackedWriter {
     mutating func colour(_ value: String?) {
         guard var value else { return byte(0) }
         if let (red, green, blue) = value.withUTF8({ PackedAttributes.packedColour($0) }) {
-            bytes += [1, red, green, blue]
+            byte(1)
+            byte(red)
+            byte(green)
+            byte(blue)
             return
         }
         evenTaggedUTF8(of: value, bias: 1)
