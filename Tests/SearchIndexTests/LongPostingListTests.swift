@@ -1,9 +1,9 @@
 import Testing
 @testable import SearchIndex
 
-/// The token arena keeps bits 8–15 of each posting's place: a word with
-/// more than 65,536 postings has a window of 256 candidate places in each
-/// run of 65,536, told apart by their documents. Deletes and updates in such a list must take
+/// The token arena keeps bits 10–15 of each posting's place: a word with
+/// more than 65,536 postings has a window of 1,024 candidate places in
+/// each run of 65,536, told apart by their documents. Deletes and updates in such a list must take
 /// out exactly their own postings, wherever they sit.
 @Suite struct LongPostingListTests {
     @Test func deletesAndUpdatesInAListPastSixteenBitsTakeOutTheirOwnPostings() throws {

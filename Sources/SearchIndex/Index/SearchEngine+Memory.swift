@@ -8,7 +8,7 @@ extension SearchEngine {
             if column.isBorrowed { borrowed += size; return 0 }
             return size
         }
-        let arena = bytes(tokens.words) + bytes(tokens.places)
+        let arena = bytes(tokens.words)
             + bytes(tokens.starts) + bytes(tokens.counts)
         var postings = 0
         var childLists = 0

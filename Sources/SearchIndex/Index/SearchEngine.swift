@@ -891,7 +891,7 @@ public struct SearchEngine: Sendable {
         removeFromTopLists(slot, touched: touched, tokenNodes: nodes, tokenFields: fields)
         for index in tokens.span(of: slot) {
             let node = TokenArena.node(of: tokens.words[index])
-            let place = trie.position(of: slot, in: node, place: tokens.places[index])
+            let place = trie.position(of: slot, in: node, place: TokenArena.place(inWord: tokens.words[index]))
             if let moved = trie.removePosting(at: place, from: node) {
                 tokens.movePosting(of: moved, in: node, to: place)
             }

@@ -5,11 +5,10 @@
 /// ```
 ///  slot:      0            1          (hole)       2
 ///  spans:   [0, 3)       [3, 5)                  [9, 12)
-///  words:   w  w  w      w  w      ·  ·  ·  ·    w  w  w    best field it occurs in · trie node of the token
-///  places:  p  p  p      p  p      ·  ·  ·  ·    p  p  p    bits 8–15 of its posting's index in the node
+///  words:   w  w  w      w  w      ·  ·  ·  ·    w  w  w    best field · place · trie node of the token
 ///
-///  word     bit 31 30 │ 29 ……………………………… 0
-///               field │ trie node (below 2^30)
+///  word     bit 31 30 │ 29 ……… 24 │ 23 ……………………………… 0
+///               field │ place     │ trie node (below 2^24)
 /// ```
 ///
 /// The field rides in the node's word as a posting's does in its slot's
@@ -22,22 +21,23 @@
 /// eight bytes for that test: 175 MB at a million items.)
 ///
 /// Knowing about where each posting sits lets a delete find it in a few
-/// hundred postings and take it out in constant time
+/// thousand postings and take it out in constant time
 /// (`TokenTrie.removePosting`) instead of searching a list that, for a
-/// common word, holds most of the index. A place is one byte,
-/// bits 8–15 of the posting's index: the posting is among the 256 indices
-/// with those bits in each run of 65,536 (`TokenTrie.position(of:in:place:)`),
+/// common word, holds most of the index. A place is six bits, bits 10–15
+/// of the posting's index: the posting is among the 1,024 indices with
+/// those bits in each run of 65,536 (`TokenTrie.position(of:in:place:)`),
 /// one window for most lists, seven for the longest at a million items
 /// (420,000 postings), each read in order. Whole places took 87 MB at a
-/// million items, their low 16 bits 44 MB, this byte 22 MB.
+/// million items, their low 16 bits 44 MB, bits 8–15 in a byte of their
+/// own 22 MB; in the word's six spare bits, nothing (a trie of 16.7
+/// million nodes is the limit: 418,000 at a million items).
 ///
 /// Re-tokenising a document appends its new tokens and leaves a hole where
 /// the old ones were; holes are squeezed out (in slot order) once they
 /// outweigh the live tokens, so the arrays stay at most twice their content.
 struct TokenArena: Sendable {
-    /// Each token's best field and trie node in one word (see above).
+    /// Each token's best field, place and trie node in one word (see above).
     private(set) var words = FlatColumn<UInt32>()
-    private(set) var places = FlatColumn<UInt8>()
     /// First token of each slot, and how many it has (0: no document).
     private(set) var starts = FlatColumn<UInt32>()
     private(set) var counts = FlatColumn<UInt32>()
@@ -48,11 +48,8 @@ struct TokenArena: Sendable {
 
     /// An arena from its parts, as a snapshot saved them (the columns are
     /// usually borrowed from the mapped file: see `FlatColumn`).
-    init(
-        words: FlatColumn<UInt32>, places: FlatColumn<UInt8>, starts: FlatColumn<UInt32>, counts: FlatColumn<UInt32>
-    ) {
+    init(words: FlatColumn<UInt32>, starts: FlatColumn<UInt32>, counts: FlatColumn<UInt32>) {
         self.words = words
-        self.places = places
         self.starts = starts
         self.counts = counts
         liveTokens = counts.reduce(0) { $0 + Int($1) }
@@ -60,7 +57,7 @@ struct TokenArena: Sendable {
 
     /// Whether every column is still read from a loaded snapshot (none changed since).
     var isBorrowed: Bool {
-        words.isBorrowed && places.isBorrowed && starts.isBorrowed && counts.isBorrowed
+        words.isBorrowed && starts.isBorrowed && counts.isBorrowed
     }
 
     /// The same arena in memory of its own, each column with room to grow
@@ -74,7 +71,6 @@ struct TokenArena: Sendable {
         }
         var arena = self
         arena.words = copy(words)
-        arena.places = copy(places)
         arena.starts = copy(starts)
         arena.counts = copy(counts)
         return arena
@@ -86,13 +82,18 @@ struct TokenArena: Sendable {
         return start..<(start + Int(counts[Int(slot)]))
     }
 
-    /// The word of a token at `node` whose best field is `field`.
-    @inline(__always) static func word(node: Int32, field: UInt8) -> UInt32 {
-        precondition(UInt32(bitPattern: node) <= nodeMask && field < 4, "a token's word holds a node below 2^30 and a field below 4")
-        return UInt32(field) << 30 | UInt32(bitPattern: node)
+    /// The word of a token at `node` whose best field is `field` and whose
+    /// posting sits at `position` of the node's list.
+    @inline(__always) static func word(node: Int32, field: UInt8, position: UInt32) -> UInt32 {
+        precondition(UInt32(bitPattern: node) <= nodeMask && field < 4, "a token's word holds a node below 2^24 and a field below 4")
+        return UInt32(field) << 30 | UInt32(place(of: position)) << placeShift | UInt32(bitPattern: node)
     }
 
-    static let nodeMask: UInt32 = (1 << 30) - 1
+    static let nodeMask: UInt32 = (1 << 24) - 1
+    /// The most nodes a trie may have: every node must fit a token's word.
+    static let nodeLimit = Int(nodeMask) + 1
+    private static let placeShift: UInt32 = 24
+    private static let placeMask: UInt32 = 0x3F << placeShift
 
     /// The trie node in a token's word.
     @inline(__always) static func node(of word: UInt32) -> Int32 { Int32(bitPattern: word & nodeMask) }
@@ -100,11 +101,17 @@ struct TokenArena: Sendable {
     /// The best field in a token's word.
     @inline(__always) static func field(of word: UInt32) -> UInt8 { UInt8(truncatingIfNeeded: word >> 30) }
 
+    /// The place in a token's word: bits 10–15 of its posting's index.
+    @inline(__always) static func place(inWord word: UInt32) -> UInt8 { UInt8(truncatingIfNeeded: (word & placeMask) >> placeShift) }
+
     /// The tokens' trie nodes, by token index.
     var nodes: WordPart<Int32> { WordPart(words: words, part: Self.node(of:)) }
 
     /// The tokens' best fields, by token index.
     var fields: WordPart<UInt8> { WordPart(words: words, part: Self.field(of:)) }
+
+    /// The tokens' places, by token index.
+    var places: WordPart<UInt8> { WordPart(words: words, part: Self.place(inWord:)) }
 
     /// One part of every token's word, read by token index.
     struct WordPart<Part> {
@@ -126,7 +133,6 @@ struct TokenArena: Sendable {
     mutating func reserveCapacity(tokens count: Int) {
         guard count > words.capacity else { return }
         words.reserveCapacity(count)
-        places.reserveCapacity(count)
     }
 
     /// Replaces the tokens of `slot`.
@@ -139,8 +145,7 @@ struct TokenArena: Sendable {
         }
         starts[Int(slot)] = UInt32(words.count)
         counts[Int(slot)] = UInt32(newNodes.count)
-        words.append(contentsOf: zip(newNodes, newFields).map { Self.word(node: $0, field: $1) })
-        places.append(contentsOf: newPlaces.map(Self.place(of:)))
+        words.append(contentsOf: newNodes.indices.map { Self.word(node: newNodes[$0], field: newFields[$0], position: newPlaces[$0]) })
         liveTokens += newNodes.count
     }
 
@@ -162,12 +167,12 @@ struct TokenArena: Sendable {
     }
 
     /// What the arena keeps of a posting's index in its node's list (see above).
-    @inline(__always) static func place(of position: UInt32) -> UInt8 { UInt8(truncatingIfNeeded: position >> 8) }
+    @inline(__always) static func place(of position: UInt32) -> UInt8 { UInt8(truncatingIfNeeded: position >> 10 & 0x3F) }
 
-    /// Notes that `slot`'s posting in `node` now sits at `place`.
-    mutating func movePosting(of slot: UInt32, in node: Int32, to place: UInt32) {
+    /// Notes that `slot`'s posting in `node` now sits at `position`.
+    mutating func movePosting(of slot: UInt32, in node: Int32, to position: UInt32) {
         for index in span(of: slot) where Self.node(of: words[index]) == node {
-            places[index] = Self.place(of: place)
+            words[index] = words[index] & ~Self.placeMask | UInt32(Self.place(of: position)) << Self.placeShift
             return
         }
         preconditionFailure("slot \(slot) has no token at node \(node)")
@@ -184,9 +189,7 @@ struct TokenArena: Sendable {
 
     private mutating func compact() {
         var packedWords = FlatColumn<UInt32>()
-        var packedPlaces = FlatColumn<UInt8>()
         packedWords.reserveCapacity(liveTokens)
-        packedPlaces.reserveCapacity(liveTokens)
         func move<T>(_ span: Range<Int>, of column: FlatColumn<T>, to packed: inout FlatColumn<T>) {
             column.withUnsafeBufferPointer { packed.append(contentsOf: UnsafeBufferPointer(rebasing: $0[span])) }
         }
@@ -194,10 +197,8 @@ struct TokenArena: Sendable {
             let span = span(of: UInt32(slot))
             starts[slot] = UInt32(packedWords.count)
             move(span, of: words, to: &packedWords)
-            move(span, of: places, to: &packedPlaces)
         }
         words = packedWords
-        places = packedPlaces
     }
 
     /// The first eight UTF-8 bytes of `text`, big-endian, zero-padded: a

@@ -19,7 +19,7 @@ import Foundation
 /// slots      free slots · ranks · expirations · engaged flags
 /// trie       node columns · label counts · labels · child counts · children · posting counts · postings (a column)
 ///            · ordered ranges · free nodes · stamp · ordered limit · retired nodes
-/// arena      words (field · node) · places (bits 8–15) · starts · counts   (columns)
+/// arena      words (field · place · node) · starts · counts   (columns)
 /// best lists count · (node, [entry])… twice (subtree, own)
 /// trailer    magic
 /// ```
@@ -47,7 +47,9 @@ extension SearchEngine {
     /// the expirations column empty while nothing expires.
     /// 19: a thumbnail's common format and `#RRGGBB` colour packed short.
     /// 20: a token's place one byte, bits 8–15 of its posting's index.
-    static let snapshotFormat: UInt32 = 20
+    /// 21: a token's place six bits of its word, bits 10–15 of its
+    /// posting's index; the arena one column of words.
+    static let snapshotFormat: UInt32 = 21
 
     private static var layoutSizes: [UInt32] {
         [MemoryLayout<TokenTrie.Posting>.stride, MemoryLayout<TokenTrie.Child>.stride, MemoryLayout<TopEntry>.stride,
@@ -127,7 +129,6 @@ extension SearchEngine {
 
         try writeTrie(to: &out)
         try out.write(column: tokens.words)
-        try out.write(column: tokens.places)
         try out.write(column: tokens.starts)
         try out.write(column: tokens.counts)
 
@@ -401,7 +402,7 @@ extension SearchEngine {
             return try input.readColumn()
         }
         tokens = TokenArena(
-            words: try arenaColumn(), places: try arenaColumn(), starts: try arenaColumn(), counts: try arenaColumn())
+            words: try arenaColumn(), starts: try arenaColumn(), counts: try arenaColumn())
 
         var tables: [[Int32: [TopEntry]]] = []
         for _ in 0..<2 {
@@ -562,7 +563,7 @@ extension SearchEngine {
         let retiredNodes = try input.read(Int.self)
         guard [parents.count, scalars.count, depths.count, labelCounts.count, subtreeCounts.count, documentCounts.count,
                stamps.count, childCounts.count, postingCounts.count, orderedLows.count, orderedHighs.count]
-            .allSatisfy({ $0 == count }), count > 0 else {
+            .allSatisfy({ $0 == count }), count > 0, count <= TokenArena.nodeLimit else {
             throw SnapshotError(.malformed, "the trie's columns differ in length")
         }
         // A range past the ordered nodes would let a test call a node

@@ -719,14 +719,14 @@ struct TokenTrie: Sendable {
         removePosting(at: UInt32(index), from: node)
     }
 
-    /// Where `doc`'s posting sits in `node`'s list, given bits 8–15 of that
-    /// position (`place`, what the token arena keeps): among the 256
+    /// Where `doc`'s posting sits in `node`'s list, given bits 10–15 of that
+    /// position (`place`, what the token arena keeps): among the 1,024
     /// positions with those bits in each run of 65,536, the one holding it.
     func position(of doc: UInt32, in node: Int32, place: UInt8) -> UInt32 {
         withPostings(of: node) { postings in
-            var start = Int(place) << 8
+            var start = Int(place) << 10
             while start < postings.count {
-                for position in start..<min(start + 256, postings.count) where postings[position].doc == doc {
+                for position in start..<min(start + 1_024, postings.count) where postings[position].doc == doc {
                     return UInt32(position)
                 }
                 start += 1 << 16
@@ -766,6 +766,8 @@ struct TokenTrie: Sendable {
             orderedRanges[Int(reused)] = OrderedRange()
             return reused
         }
+        // A token's word in the arena holds its node in 24 bits (`TokenArena`).
+        precondition(nodes.count < TokenArena.nodeLimit, "a trie holds at most \(TokenArena.nodeLimit) nodes")
         nodes.append(fresh)
         orderedRanges.append(OrderedRange())
         return Int32(nodes.count - 1)
