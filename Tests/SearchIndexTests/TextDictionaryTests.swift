@@ -94,7 +94,64 @@ import Testing
         let set = AttributeSet(contentType: "public.item", contentDescription: "lenou imel lenou imel saramiber")
             .compressed(with: dictionary)
         #expect(set.packed.isCoded)
-        #expect(set.compressed(with: dictionary).packed === set.packed)
+        #expect(set.compressed(with: dictionary).packed.isSameSet(as: set.packed))
+    }
+
+    /// A bulk build lays its sets out together (`PackedAttributes.sharing`):
+    /// each must read back as its original, coded or not, whatever sits
+    /// beside it, and a set too large for a shared record keeps its own.
+    @Test func setsSharingAStorageAreTheSameSetsToEveryReader() throws {
+        let dictionary = Self.dictionary
+        let otherDictionary = try #require(TextDictionary.trained(on: ["imel imel lenou lenou"]))
+        var random = SeededGenerator(seed: 43)
+        var originals: [AttributeSet] = (0..<20_000).map { index in
+            var fields = PackedAttributesTests.randomFields(&random)
+            if index % 3 != 0 {
+                fields.contentDescription = Bool.random(using: &random) ? Self.randomText(&random) : nil
+                fields.keywords = (0..<Int(random.next() % 5)).map { _ in Self.randomText(&random) }
+            }
+            return AttributeSet(fields)
+        }
+        // Past a record's 32,767 bytes, coded before, coded by another dictionary.
+        originals[7].contentDescription = String(repeating: "lenou imel unknownword ", count: 3_000)
+        originals[8] = AttributeSet(contentType: "public.item", contentDescription: "lenou imel lenou").compressed(with: dictionary)
+        originals[9] = AttributeSet(contentType: "public.item", keywords: [String(repeating: "imel lenou ", count: 9)])
+            .compressed(with: otherDictionary)
+        #expect(originals[8].packed.isCoded && originals[9].packed.isCoded)
+        let shared = PackedAttributes.sharing(originals.map(\.packed), codedWith: dictionary).map(AttributeSet.init(packed:))
+        #expect(shared.count == originals.count)
+        for (set, original) in zip(shared, originals) {
+            #expect(set == original && original == set)
+            #expect(set.hashValue == original.hashValue)
+            #expect(set.fields == original.fields)
+            #expect(set.shownTitle == original.shownTitle && set.contentType == original.contentType)
+            var texts: [String] = [], originalTexts: [String] = []
+            set.packed.forEachSearchableText { texts.append("\($0) \(String(decoding: $1, as: UTF8.self))") }
+            original.packed.forEachSearchableText { originalTexts.append("\($0) \(String(decoding: $1, as: UTF8.self))") }
+            #expect(texts == originalTexts)
+            let canonical = original.packed.withCanonicalBytesAndTail { (Array($0), $1) }
+            #expect(set.packed.withCanonicalBytesAndTail { (Array($0), $1) } == canonical)
+            #expect(set.packed.canonicalLayout == (canonical.0.count, canonical.1))
+        }
+        // Most sets share a few storages; the large one and the one another
+        // dictionary coded keep storages of their own.
+        let storages = Dictionary(grouping: shared.indices) { ObjectIdentifier(shared[$0].packed.storage) }
+        #expect(storages.count < 20)
+        #expect(storages.values.filter { $0.count == 1 }.map { $0[0] }.sorted() == [7, 9])
+        #expect(shared.filter(\.packed.isCoded).count > originals.count / 2)
+        for members in storages.values where members.count > 1 {
+            #expect(Set(members.map { shared[$0].packed.offset }).count == members.count)
+        }
+        let sharedBytes = storages.values.reduce(0) { $0 + shared[$1[0]].packed.footprint.owned }
+        let ownBytes = originals.reduce(0) { $0 + $1.compressed(with: dictionary).packed.footprint.owned }
+        // Each record's header is 4 bytes; each own storage's object header,
+        // header and dictionary (if coded) 24 or 32, and the allocator's, not counted here.
+        #expect(sharedBytes < ownBytes - originals.count * 20)
+        // A set outlives the others of its storage.
+        let survivor = try #require(shared.last)
+        let survivorFields = survivor.fields
+        _ = consume shared
+        #expect(survivor.fields == survivorFields && survivor == originals.last)
     }
 
     /// Two engines with the same history, one coding its sets from the

@@ -15,33 +15,39 @@ struct Document: Sendable {
     /// from (`SearchEngine.shownAttributes(of:)`), or, for a document a
     /// snapshot wrote whole (a standalone activity), only its title and
     /// content type (its set is found by identifier then). One word for
-    /// either: a title kept beside the set took 52 MB at a million items,
-    /// and a word for each of the two, 8 MB.
+    /// either, the set's offset in its storage beside it (`offsetAndSources`):
+    /// a title kept beside the set took 52 MB at a million items, and a
+    /// word for each of the two, 8 MB.
     private var shown: Shown
-    // The small fields last, where they share one word: a slot is 48
-    // bytes (112 with two own strings, a `Date?` and the pending tokens a
-    // build now hands over beside the document: 48 MB at a million
-    // items), and the sources kept as bits instead of an array save an
-    // allocation a document (a million of them at a million items). The
-    // expiration is the engine's `expirations` column alone (a copy here
-    // took 8 MB at a million items).
-    private var storedTitleLength: UInt32
-    private var sourceSet: SourceSet
-    var visibility: Visibility
-    /// The source of the record this document holds (see `heldRecord`),
-    /// as its index in `Source.allCases`; `Self.holdsNoRecord` when the
-    /// engine keeps the document's record in its table, or it has none.
-    private var heldRecordSource: UInt8
+    // The small fields last, two words for five: a slot is 48 bytes (112
+    // with two own strings, a `Date?` and the pending tokens a build now
+    // hands over beside the document: 48 MB at a million items), and the
+    // sources kept as bits instead of an array save an allocation a
+    // document (a million of them at a million items). The expiration is
+    // the engine's `expirations` column alone (a copy here took 8 MB at a
+    // million items).
+    //
+    //  offsetAndSources   bits 0–23 the shown set's offset in its storage
+    //                     (`PackedAttributes.offset`, below 2^24), 24–31 the sources
+    //  titleAndFlags      bits 0–23 the title's length (clamped), 24–25 the
+    //                     visibility, 26–28 the held record's source (7: none)
+    private var offsetAndSources: UInt32
+    private var titleAndFlags: UInt32
 
-    private enum Shown: Sendable {
-        case attributes(AttributeSet)
+    private enum Shown: @unchecked Sendable {
+        // Sendable: a set's storage never changes once made.
+        case attributes(PackedStorage)
         case standalone(StandaloneText)
     }
+
+    private static let lowBits: UInt32 = (1 << 24) - 1
 
     /// The attribute set results show; nil for a document a snapshot wrote
     /// whole (see `shown`).
     @inline(__always) var attributes: AttributeSet? {
-        if case .attributes(let attributes) = shown { return attributes }
+        if case .attributes(let storage) = shown {
+            return AttributeSet(packed: PackedAttributes(storage: storage, offset: offsetAndSources & Self.lowBits))
+        }
         return nil
     }
 
@@ -49,7 +55,7 @@ struct Document: Sendable {
     /// built from it), else the document's own.
     @inline(__always) var title: String {
         switch shown {
-        case .attributes(let attributes): attributes.shownTitle
+        case .attributes: attributes.unsafelyUnwrapped.shownTitle
         case .standalone(let text): text.title
         }
     }
@@ -57,30 +63,43 @@ struct Document: Sendable {
     /// The content type results show, found the same way as the title.
     @inline(__always) var contentType: String {
         switch shown {
-        case .attributes(let attributes): attributes.contentType
+        case .attributes: attributes.unsafelyUnwrapped.contentType
         case .standalone(let text): text.contentType
         }
     }
 
-    /// The fields a result copies, read together. Stored fields only: read
-    /// through `documents[slot]!`, a getter that calls out (the title's
-    /// decoding, the sources' shared lists) has the whole slot copied
-    /// first, a retain of every reference it holds.
+    /// The fields a result copies, read together. Stored fields and bit
+    /// operations on them only: read through `documents[slot]!`, a getter
+    /// that calls out (the title's decoding, the sources' shared lists)
+    /// has the whole slot copied first, a retain of every reference it holds.
     @inline(__always) var resultFields: (identifier: String, domain: String?, attributes: AttributeSet?, sources: SourceSet, visibility: Visibility) {
         (uniqueIdentifier, domainIdentifier, attributes, sourceSet, visibility)
     }
 
-    /// The title's length in characters (the rank's shorter-title rule).
-    @inline(__always) var titleLength: Int { Int(storedTitleLength) }
+    /// The title's length in characters (the rank's shorter-title rule),
+    /// up to 16,777,215.
+    @inline(__always) var titleLength: Int { Int(titleAndFlags & Self.lowBits) }
     /// Every source that indexes this document, in `Source` order.
     @inline(__always) var sources: [Source] { sourceSet.list }
     @inline(__always) var sourceCount: Int { sourceSet.count }
+    @inline(__always) private var sourceSet: SourceSet { SourceSet(bits: UInt8(truncatingIfNeeded: offsetAndSources >> 24)) }
+    @inline(__always) var visibility: Visibility {
+        switch titleAndFlags >> 24 & 3 {
+        case 0: .public
+        case 1: .private
+        default: .restricted
+        }
+    }
+    /// The source of the record this document holds (see `heldRecord`),
+    /// as its index in `Source.allCases`; `Self.holdsNoRecord` when the
+    /// engine keeps the document's record in its table, or it has none.
+    @inline(__always) private var heldRecordSource: UInt8 { UInt8(truncatingIfNeeded: titleAndFlags >> 26 & 7) }
 
     /// The first eight bytes of the identifier, big-endian: most identifier
     /// comparisons end here without touching the string.
     var identifierPrefix: UInt64 { TokenArena.head(of: uniqueIdentifier) }
 
-    static let holdsNoRecord: UInt8 = .max
+    static let holdsNoRecord: UInt8 = 7
 
     /// Whether the engine keeps this document's record here only (see `heldRecord`).
     var holdsRecord: Bool { heldRecordSource != Self.holdsNoRecord }
@@ -102,7 +121,7 @@ struct Document: Sendable {
     /// the same set (the same storage, as a build shares it), the same
     /// other fields, and an expiration that reads back as the same date.
     func canHold(_ record: IndexRecord) -> Bool {
-        guard let attributes, attributes.packed === record.item.attributeSet.packed else { return false }
+        guard let attributes, attributes.packed.isSameSet(as: record.item.attributeSet.packed) else { return false }
         return uniqueIdentifier == record.item.uniqueIdentifier && domainIdentifier == record.item.domainIdentifier
             && Self.date(Self.seconds(record.item.expirationDate)) == record.item.expirationDate
             && visibility == record.item.visibility
@@ -111,12 +130,16 @@ struct Document: Sendable {
     /// Makes this document hold `record` (it must `canHold` it).
     mutating func hold(_ record: IndexRecord) {
         assert(canHold(record), "a document holds only a record its fields say all of")
-        heldRecordSource = UInt8(Source.allCases.firstIndex(of: record.source)!)
+        setHeldRecordSource(UInt8(Source.allCases.firstIndex(of: record.source)!))
+    }
+
+    private mutating func setHeldRecordSource(_ source: UInt8) {
+        titleAndFlags = titleAndFlags & ~(7 << 26) | UInt32(source) << 26
     }
 
     /// Hands the held record back (the engine's table takes it), if any.
     mutating func releaseRecord(expiration: Double) -> IndexRecord? {
-        defer { heldRecordSource = Self.holdsNoRecord }
+        defer { setHeldRecordSource(Self.holdsNoRecord) }
         return heldRecord(expiration: expiration)
     }
 }
@@ -133,9 +156,23 @@ extension Document {
     ) {
         self.init(
             uniqueIdentifier: uniqueIdentifier, domainIdentifier: domainIdentifier,
-            shown: attributes.map { .attributes($0) } ?? .standalone(StandaloneText(title: title, contentType: contentType)),
-            storedTitleLength: UInt32(clamping: titleLength), sourceSet: sources, visibility: visibility,
-            heldRecordSource: Self.holdsNoRecord)
+            shown: attributes.map { .attributes($0.packed.storage) } ?? .standalone(StandaloneText(title: title, contentType: contentType)),
+            offsetAndSources: Self.offsetAndSources(attributes?.packed.offset ?? 0, sources),
+            titleAndFlags: Self.titleAndFlags(titleLength, visibility, Self.holdsNoRecord))
+    }
+
+    private static func offsetAndSources(_ offset: UInt32, _ sources: SourceSet) -> UInt32 {
+        precondition(offset <= lowBits, "a shared storage's records lie below 2^24")
+        return offset | UInt32(sources.bits) << 24
+    }
+
+    private static func titleAndFlags(_ titleLength: Int, _ visibility: Visibility, _ held: UInt8) -> UInt32 {
+        let code: UInt32 = switch visibility {
+        case .public: 0
+        case .private: 1
+        case .restricted: 2
+        }
+        return UInt32(min(titleLength, Int(lowBits))) | code << 24 | UInt32(held) << 26
     }
 
     /// An expiration as the engine stores it (infinity for none).
@@ -151,11 +188,13 @@ extension Document {
     /// lies (a copy of the whole item first cost a retain and a release of
     /// each of its references). It holds that record (`heldRecord`).
     init(record: UnsafePointer<IndexRecord>, titleLength: Int, sources: SourceSet) {
+        let packed = record.pointee.item.attributeSet.packed
         self.init(
             uniqueIdentifier: record.pointee.item.uniqueIdentifier,
-            domainIdentifier: record.pointee.item.domainIdentifier, shown: .attributes(record.pointee.item.attributeSet),
-            storedTitleLength: UInt32(clamping: titleLength), sourceSet: sources, visibility: record.pointee.item.visibility,
-            heldRecordSource: UInt8(Source.allCases.firstIndex(of: record.pointee.source)!))
+            domainIdentifier: record.pointee.item.domainIdentifier, shown: .attributes(packed.storage),
+            offsetAndSources: Self.offsetAndSources(packed.offset, sources),
+            titleAndFlags: Self.titleAndFlags(
+                titleLength, record.pointee.item.visibility, UInt8(Source.allCases.firstIndex(of: record.pointee.source)!)))
     }
 }
 
@@ -183,7 +222,11 @@ struct BuiltDocument: Sendable {
 
 /// A set of sources in one byte, a bit per case of `Source`.
 struct SourceSet: Sendable, Equatable, ExpressibleByArrayLiteral {
-    private var bits: UInt8 = 0
+    fileprivate(set) var bits: UInt8 = 0
+
+    fileprivate init(bits: UInt8) {
+        self.bits = bits
+    }
 
     init<S: Sequence>(_ sources: S) where S.Element == Source {
         for source in sources { insert(source) }

@@ -27,9 +27,7 @@ public struct AttributeSet: Codable, Sendable, Hashable {
     /// `PackedAttributes`): a copy is one retain, and a result carries
     /// its item's set without copying a field. Setting a field packs a
     /// new one: sets are built whole and rarely changed.
-    // Immutable once made, so shared across threads freely (a ManagedBuffer
-    // subclass cannot declare itself Sendable).
-    nonisolated(unsafe) private var storage: PackedAttributes
+    private var storage: PackedAttributes
 
     init(_ fields: Fields) {
         storage = PackedAttributes.make(fields)

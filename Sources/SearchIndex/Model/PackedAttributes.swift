@@ -1,4 +1,6 @@
-/// An attribute set's fields packed into one allocation and read in place.
+/// An attribute set's fields packed and read in place: in an allocation
+/// of its own, or with the other sets of a bulk build in a shared one
+/// (`PackedStorage`).
 ///
 /// A million items held their attribute sets as a box of thirteen fields
 /// (264 bytes, mostly empty optionals) plus an allocation for every
@@ -32,96 +34,61 @@
 /// other bytes; `String`'s equality would call them equal). Bytes that come
 /// from outside (a snapshot) are checked whole before a set is made of
 /// them (`validating`); a field is read by skipping those before it.
-final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
-    // Immutable once made: `make` writes the bytes, nothing changes them.
+struct PackedAttributes: @unchecked Sendable {
+    // Sendable: the storage is immutable once made (`make` writes the
+    // bytes, nothing changes them), and a ManagedBuffer subclass cannot
+    // declare itself Sendable.
 
-    /// The byte count, and where `supportsPhoneCall` starts: the fields
-    /// after the lists (the URL and related identifier that indexing reads
-    /// for every item, the extras) are reached without skipping the lists.
-    ///
-    /// Eight bytes: a set's own bytes follow it. A set that borrows its
-    /// bytes (from a loaded snapshot) marks its count, and its elements
-    /// hold where the bytes are and what keeps them valid instead:
-    ///
-    /// ```
-    ///  own:       object header │ count   tail │ bytes …
-    ///  borrowed:  object header │ count|B tail │ pointer owner ──► the mapping
-    /// ```
-    ///
-    /// (A header with the pointer and the owner beside the counts was 32
-    /// bytes for every set, 24 MB at a million items of which nearly
-    /// none borrows.)
-    ///
-    /// A set whose descriptions and keywords a `TextDictionary` coded
-    /// (`compressed(with:)`) marks its count too, and holds the
-    /// dictionary before its bytes:
-    ///
-    /// ```
-    ///  coded:     object header │ count|C tail │ dictionary ──► TextDictionary │ bytes …
-    /// ```
-    struct Header {
-        var storedCount: UInt32
-        var tail: UInt32
+    /// The allocation that holds the set: its own, or one it shares with
+    /// the other sets of a bulk build (`sharing(_:codedWith:)`).
+    let storage: PackedStorage
+    /// Where the set's record starts among a shared storage's records (0
+    /// for a storage of its own).
+    let offset: UInt32
 
-        static let borrowedFlag: UInt32 = 1 << 31
-        static let codedFlag: UInt32 = 1 << 30
-
-        init(count: Int, tail: Int, borrowed: Bool, coded: Bool = false) {
-            precondition(count < Int(Self.codedFlag), "an attribute set holds less than 1 GB")
-            storedCount = UInt32(count) | (borrowed ? Self.borrowedFlag : 0) | (coded ? Self.codedFlag : 0)
-            self.tail = UInt32(tail)
-        }
-
-        var count: Int { Int(storedCount & ~(Self.borrowedFlag | Self.codedFlag)) }
-        var isBorrowed: Bool { storedCount & Self.borrowedFlag != 0 }
-        var isCoded: Bool { storedCount & Self.codedFlag != 0 }
+    init(storage: PackedStorage, offset: UInt32 = 0) {
+        self.storage = storage
+        self.offset = offset
     }
 
-    /// What a borrowing set's elements hold: its bytes' place and their
-    /// owner, retained while the set lives.
-    private struct Borrowed {
-        var bytes: UnsafePointer<UInt8>
-        var owner: Unmanaged<AnyObject>
-    }
-
-    deinit {
-        withUnsafeMutablePointers { header, elements in
-            if header.pointee.isBorrowed {
-                UnsafeRawPointer(elements).loadUnaligned(as: Borrowed.self).owner.release()
-            } else if header.pointee.isCoded {
-                UnsafeRawPointer(elements).loadUnaligned(as: Unmanaged<TextDictionary>.self).release()
-            }
-        }
-    }
+    /// Whether `self` and `other` are the same set in the same storage
+    /// (a document built from a record shares the record's).
+    func isSameSet(as other: PackedAttributes) -> Bool { storage === other.storage && offset == other.offset }
 
     /// Whether the bytes are borrowed from a loaded snapshot.
-    var isBorrowed: Bool { withUnsafeMutablePointerToHeader { $0.pointee.isBorrowed } }
+    var isBorrowed: Bool { storage.withUnsafeMutablePointerToHeader { $0.pointee.isBorrowed } }
 
     /// The dictionary that coded this set's descriptions and keywords, if one did.
-    var dictionary: TextDictionary? {
-        withUnsafeMutablePointers { header, elements in
-            header.pointee.isCoded
-                ? UnsafeRawPointer(elements).loadUnaligned(as: Unmanaged<TextDictionary>.self).takeUnretainedValue() : nil
-        }
-    }
+    var dictionary: TextDictionary? { withBase { _, layout in layout.dictionary?.takeUnretainedValue() } }
 
-    /// Bytes before a coded set's own: its dictionary.
-    private static let dictionaryPrefix = MemoryLayout<Unmanaged<TextDictionary>>.size
+    /// Bytes before a coded storage's own: its dictionary.
+    static let dictionaryPrefix = MemoryLayout<Unmanaged<TextDictionary>>.size
 
     /// The byte count and tail offset: what a cursor needs of the header.
     struct Layout {
         var count: Int
         var tail: Int
-        /// The dictionary of a coded set (unretained: the set holds it).
+        /// The dictionary of a coded set (unretained: the storage holds it).
         var dictionary: Unmanaged<TextDictionary>? = nil
     }
 
-    /// The bytes (borrowed, or this buffer's elements) and their layout.
+    /// The bytes (borrowed, the storage's elements, or a record among
+    /// them) and their layout.
     @inline(__always) private func withBase<R>(_ body: (UnsafePointer<UInt8>, Layout) throws -> R) rethrows -> R {
-        try withUnsafeMutablePointers { header, elements in
+        try storage.withUnsafeMutablePointers { header, elements in
             let stored = header.pointee
+            if stored.isShared {
+                let prefix = stored.isCoded ? Self.dictionaryPrefix : 0
+                let record = UnsafeRawPointer(elements) + prefix + Int(offset)
+                let word = record.loadUnaligned(as: UInt32.self)
+                let dictionary = word & PackedStorage.codedRecordFlag != 0
+                    ? UnsafeRawPointer(elements).loadUnaligned(as: Unmanaged<TextDictionary>.self) : nil
+                return try body(
+                    (record + PackedStorage.recordHeaderSize).assumingMemoryBound(to: UInt8.self),
+                    Layout(count: Int(word & PackedStorage.recordCountMask), tail: Int(word >> 16), dictionary: dictionary))
+            }
             if stored.isBorrowed {
-                let base = UnsafeRawPointer(elements).loadUnaligned(as: Borrowed.self).bytes
+                let base = UnsafeRawPointer(elements).loadUnaligned(as: PackedStorage.Borrowed.self).bytes
                 return try body(base, Layout(count: stored.count, tail: Int(stored.tail)))
             }
             if stored.isCoded {
@@ -263,21 +230,21 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
     ) -> PackedAttributes {
         precondition(!bytes.isEmpty && tail < bytes.count)
         guard let owner else { return make(copying: bytes, tail: tail) }
-        let buffer = create(minimumCapacity: MemoryLayout<Borrowed>.size) { _ in
-            Header(count: bytes.count, tail: tail, borrowed: true)
+        let buffer = PackedStorage.create(minimumCapacity: MemoryLayout<PackedStorage.Borrowed>.size) { _ in
+            PackedStorage.Header(count: bytes.count, tail: tail, borrowed: true)
         }
         buffer.withUnsafeMutablePointerToElements { elements in
-            let borrowed = Borrowed(
+            let borrowed = PackedStorage.Borrowed(
                 bytes: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), owner: .passRetained(owner as AnyObject))
-            UnsafeMutableRawPointer(elements).storeBytes(of: borrowed, as: Borrowed.self)
+            UnsafeMutableRawPointer(elements).storeBytes(of: borrowed, as: PackedStorage.Borrowed.self)
         }
-        return unsafeDowncast(buffer, to: PackedAttributes.self)
+        return PackedAttributes(storage: unsafeDowncast(buffer, to: PackedStorage.self))
     }
 
     private static func make(copying bytes: UnsafeRawBufferPointer, tail: Int, dictionary: TextDictionary? = nil) -> PackedAttributes {
         let prefix = dictionary == nil ? 0 : dictionaryPrefix
-        let buffer = create(minimumCapacity: prefix + bytes.count) { _ in
-            Header(count: bytes.count, tail: tail, borrowed: false, coded: dictionary != nil)
+        let buffer = PackedStorage.create(minimumCapacity: prefix + bytes.count) { _ in
+            PackedStorage.Header(count: bytes.count, tail: tail, borrowed: false, coded: dictionary != nil)
         }
         buffer.withUnsafeMutablePointerToElements { elements in
             if let dictionary {
@@ -285,7 +252,69 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
             }
             (UnsafeMutableRawPointer(elements) + prefix).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
         }
-        return unsafeDowncast(buffer, to: PackedAttributes.self)
+        return PackedAttributes(storage: unsafeDowncast(buffer, to: PackedStorage.self))
+    }
+
+    /// `sets`, in order, with their descriptions and keywords coded by
+    /// `dictionary` where that makes them smaller, laid out together in
+    /// storages of about a megabyte (`PackedStorage`'s shared layout).
+    /// A set in a storage of its own was its object header, its own header
+    /// and its dictionary's reference, and the allocator's header and
+    /// rounding: about 47 bytes a set (47 MB at a million items), where a
+    /// shared record's header is 4. A set too large for a record keeps a
+    /// storage of its own (`compressed(with:)`).
+    ///
+    /// The storage lives while any of its sets does: a set replaced or
+    /// deleted leaves its bytes there until the others go too.
+    static func sharing(_ sets: some Collection<PackedAttributes>, codedWith dictionary: TextDictionary) -> [PackedAttributes] {
+        var result: [PackedAttributes] = []
+        result.reserveCapacity(sets.count)
+        var records: [UInt8] = []
+        // Room for a full storage, or for what a small batch needs (a
+        // one-item update is a batch of one).
+        records.reserveCapacity(min(PackedStorage.sharedBytes + 64 * 1_024, sets.count * 256))
+        // Records of the storage being filled: their place in `result` and offset.
+        var pending: [(index: Int, offset: UInt32)] = []
+        func flush() {
+            guard !pending.isEmpty else { return }
+            let storage = PackedStorage.shared(records: records, dictionary: dictionary)
+            for (index, offset) in pending { result[index] = PackedAttributes(storage: storage, offset: offset) }
+            records.removeAll(keepingCapacity: true)
+            pending.removeAll(keepingCapacity: true)
+        }
+        for set in sets {
+            let fits = set.withBase { base, layout -> Bool in
+                let canonicalDictionary = layout.dictionary?.takeUnretainedValue()
+                guard canonicalDictionary == nil || canonicalDictionary === dictionary, layout.count <= PackedStorage.recordCountMask
+                else { return false }
+                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: layout.count * 3 + 64) { buffer in
+                    var coded = false
+                    var out = ByteSink(buffer.baseAddress!)
+                    if canonicalDictionary == nil {
+                        Self.rewriteCodableTexts(base: base, layout: layout, into: &out) { text, bias, out in
+                            let start = out.count
+                            dictionary.encode(text, into: &out)
+                            out.insertVarint(out.count - start + bias, at: start)
+                        }
+                        coded = out.count < layout.count
+                    }
+                    let bytes = coded ? UnsafeBufferPointer(start: buffer.baseAddress!, count: out.count)
+                        : UnsafeBufferPointer(start: base, count: layout.count)
+                    let tail = coded ? layout.tail - (layout.count - out.count) : layout.tail
+                    let isCoded = coded || canonicalDictionary != nil
+                    if records.count + bytes.count + PackedStorage.recordHeaderSize > PackedStorage.sharedBytes { flush() }
+                    pending.append((result.count, UInt32(records.count)))
+                    let word = UInt32(bytes.count) | (isCoded ? PackedStorage.codedRecordFlag : 0) | UInt32(tail) << 16
+                    withUnsafeBytes(of: word) { records.append(contentsOf: $0) }
+                    records.append(contentsOf: bytes)
+                    return true
+                }
+            }
+            // Placeholder until its storage is made; a set that does not fit keeps its own.
+            result.append(fits ? set : set.compressed(with: dictionary) ?? set)
+        }
+        flush()
+        return result
     }
 
     /// This set with its description and keywords coded by `dictionary`;
@@ -342,7 +371,7 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
     }
 
     /// Whether a dictionary coded this set's description and keywords.
-    var isCoded: Bool { withUnsafeMutablePointerToHeader { $0.pointee.isCoded } }
+    var isCoded: Bool { withBase { _, layout in layout.dictionary != nil } }
 
     /// This set as `make` packs its fields: itself, unless coded.
     var canonical: PackedAttributes {
@@ -374,13 +403,14 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
         }
     }
 
-    /// Bytes this set holds on the heap (its object: header and, unless
-    /// borrowed, its bytes) and bytes it reads from a snapshot's mapping.
+    /// Bytes the set's storage holds on the heap (its object: header and,
+    /// unless borrowed, its bytes: every set's, when shared) and bytes it
+    /// reads from a snapshot's mapping.
     var footprint: (owned: Int, borrowed: Int) {
-        withUnsafeMutablePointerToHeader { header in
-            let object = MemoryUsage.objectHeader + MemoryLayout<Header>.stride
+        storage.withUnsafeMutablePointerToHeader { header in
+            let object = MemoryUsage.objectHeader + MemoryLayout<PackedStorage.Header>.stride
             let count = header.pointee.count
-            if header.pointee.isBorrowed { return (object + MemoryLayout<Borrowed>.size, count) }
+            if header.pointee.isBorrowed { return (object + MemoryLayout<PackedStorage.Borrowed>.size, count) }
             return (object + (header.pointee.isCoded ? Self.dictionaryPrefix : 0) + count, 0)
         }
     }
@@ -459,11 +489,111 @@ final class PackedAttributes: ManagedBuffer<PackedAttributes.Header, UInt8> {
     /// Equal when their fields are: their bytes, when both are coded by
     /// the same dictionary or neither is; else their canonical bytes.
     static func == (a: PackedAttributes, b: PackedAttributes) -> Bool {
-        if a === b { return true }
+        if a.isSameSet(as: b) { return true }
         let (x, y) = a.dictionary === b.dictionary ? (a, b) : (a.canonical, b.canonical)
         return x.withBytes { x in y.withBytes { y in x.count == y.count && x.elementsEqual(y) } }
     }
 }
+
+/// The allocation behind one or more packed sets (`PackedAttributes`).
+///
+/// The byte count, and where `supportsPhoneCall` starts: the fields
+/// after the lists (the URL and related identifier that indexing reads
+/// for every item, the extras) are reached without skipping the lists.
+///
+/// Eight bytes: a set's own bytes follow it. A set that borrows its
+/// bytes (from a loaded snapshot) marks its count, and its elements
+/// hold where the bytes are and what keeps them valid instead:
+///
+/// ```
+///  own:       object header │ count   tail │ bytes …
+///  borrowed:  object header │ count|B tail │ pointer owner ──► the mapping
+/// ```
+///
+/// (A header with the pointer and the owner beside the counts was 32
+/// bytes for every set, 24 MB at a million items of which nearly
+/// none borrows.)
+///
+/// A set whose descriptions and keywords a `TextDictionary` coded
+/// (`compressed(with:)`) marks its count too, and holds the
+/// dictionary before its bytes:
+///
+/// ```
+///  coded:     object header │ count|C tail │ dictionary ──► TextDictionary │ bytes …
+/// ```
+///
+/// A bulk build's sets share storages (`PackedAttributes.sharing`): the
+/// header counts the records' bytes, and each record is a word of its
+/// byte count (15 bits), whether the storage's dictionary coded it (1)
+/// and its tail (16), then its bytes. A set is its storage and the
+/// offset of its record:
+///
+/// ```
+///  shared:    object header │ count|S|C 0 │ dictionary │ count·c·tail bytes … │ count·c·tail bytes … │ …
+///                                                      ▲ offset 0             ▲ offset 4 + count
+/// ```
+final class PackedStorage: ManagedBuffer<PackedStorage.Header, UInt8> {
+    struct Header {
+        var storedCount: UInt32
+        var tail: UInt32
+
+        static let borrowedFlag: UInt32 = 1 << 31
+        static let codedFlag: UInt32 = 1 << 30
+        static let sharedFlag: UInt32 = 1 << 29
+        static let flags = borrowedFlag | codedFlag | sharedFlag
+
+        init(count: Int, tail: Int, borrowed: Bool, coded: Bool = false, shared: Bool = false) {
+            precondition(count < Int(Self.sharedFlag), "an attribute set holds less than 512 MB")
+            storedCount = UInt32(count) | (borrowed ? Self.borrowedFlag : 0) | (coded ? Self.codedFlag : 0)
+                | (shared ? Self.sharedFlag : 0)
+            self.tail = UInt32(tail)
+        }
+
+        var count: Int { Int(storedCount & ~Self.flags) }
+        var isBorrowed: Bool { storedCount & Self.borrowedFlag != 0 }
+        var isCoded: Bool { storedCount & Self.codedFlag != 0 }
+        var isShared: Bool { storedCount & Self.sharedFlag != 0 }
+    }
+
+    /// What a borrowing set's elements hold: its bytes' place and their
+    /// owner, retained while the set lives.
+    struct Borrowed {
+        var bytes: UnsafePointer<UInt8>
+        var owner: Unmanaged<AnyObject>
+    }
+
+    /// A shared record's header: byte count, coded flag, tail.
+    static let recordHeaderSize = 4
+    static let recordCountMask: UInt32 = 0x7FFF
+    static let codedRecordFlag: UInt32 = 0x8000
+    /// Records' bytes a shared storage is filled to (offsets stay below 2^24:
+    /// a document keeps its set's offset in 24 bits).
+    static let sharedBytes = 1 << 20
+
+    deinit {
+        withUnsafeMutablePointers { header, elements in
+            if header.pointee.isBorrowed {
+                UnsafeRawPointer(elements).loadUnaligned(as: Borrowed.self).owner.release()
+            } else if header.pointee.isCoded {
+                UnsafeRawPointer(elements).loadUnaligned(as: Unmanaged<TextDictionary>.self).release()
+            }
+        }
+    }
+
+    /// A shared storage of `records` (see above), coded ones by `dictionary`.
+    static func shared(records: [UInt8], dictionary: TextDictionary) -> PackedStorage {
+        let prefix = PackedAttributes.dictionaryPrefix
+        let buffer = create(minimumCapacity: prefix + records.count) { _ in
+            Header(count: records.count, tail: 0, borrowed: false, coded: true, shared: true)
+        }
+        buffer.withUnsafeMutablePointerToElements { elements in
+            UnsafeMutableRawPointer(elements).storeBytes(of: Unmanaged.passRetained(dictionary), as: Unmanaged<TextDictionary>.self)
+            records.withUnsafeBytes { (UnsafeMutableRawPointer(elements) + prefix).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        }
+        return unsafeDowncast(buffer, to: PackedStorage.self)
+    }
+}
+
 
 /// Appends fields in the packed form.
 struct PackedWriter {
