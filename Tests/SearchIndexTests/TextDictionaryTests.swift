@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 @testable import SearchIndex
 
-/// Descriptions and keywords are kept coded by a dictionary of words
+/// Titles, descriptions and keywords are kept coded by a dictionary of words
 /// (`TextDictionary`): every text must come back byte for byte, a coded
 /// set must be the same set to every reader, and an index that codes its
 /// sets must answer exactly as one that does not.
@@ -31,7 +31,10 @@ import Testing
     @Test func everyTextComesBackByteForByte() {
         let dictionary = Self.dictionary
         var random = SeededGenerator(seed: 41)
-        let texts = (0..<2_000).map { _ in Self.randomText(&random) } + ["", " ", "  ", " a", "a ", "lenou  imel "]
+        // Past the 512 bytes decoded in one walk: words, and literals.
+        let long = (0..<120).map { _ in Self.randomText(&random) }.joined(separator: " ")
+        let texts = (0..<2_000).map { _ in Self.randomText(&random) } + ["", " ", "  ", " a", "a ", "lenou  imel ", long]
+        #expect(long.utf8.count > 512)
         for text in texts {
             let coded = dictionary.encoded(text)
             let back = coded.withUnsafeBufferPointer { dictionary.decoded($0) }
@@ -65,6 +68,9 @@ import Testing
             var fields = PackedAttributesTests.randomFields(&random)
             fields.contentDescription = Bool.random(using: &random) ? Self.randomText(&random) : nil
             fields.keywords = (0..<Int(random.next() % 5)).map { _ in Self.randomText(&random) }
+            // Titles and display names are coded too.
+            if Bool.random(using: &random) { fields.title = Self.randomText(&random) }
+            if Bool.random(using: &random) { fields.displayName = Self.randomText(&random) }
             let original = AttributeSet(fields)
             let set = original.compressed(with: dictionary)
             if set.packed.isCoded { coded += 1 } else { continue }
@@ -74,6 +80,7 @@ import Testing
             #expect(set.contentDescription == fields.contentDescription)
             #expect(set.keywords == fields.keywords)
             #expect(set.title == fields.title && set.shownTitle == original.shownTitle)
+            #expect(set.displayName == fields.displayName)
             #expect(set.thumbnail == fields.thumbnail && set.extras == fields.extras && set.url == fields.url)
             var texts: [String] = [], originalTexts: [String] = []
             set.packed.forEachSearchableText { texts.append("\($0) \(String(decoding: $1, as: UTF8.self))") }
@@ -90,6 +97,14 @@ import Testing
             #expect(set != AttributeSet(other) && set != AttributeSet(other).compressed(with: dictionary))
         }
         #expect(coded > 100)
+        // A title of the dictionary's words is coded: only a title here.
+        let titled = AttributeSet(contentType: "public.item", title: "saramiber exmarco saramiber")
+        let codedTitle = titled.compressed(with: dictionary)
+        #expect(codedTitle.packed.isCoded && codedTitle.title == titled.title && codedTitle.shownTitle == titled.shownTitle)
+        #expect(codedTitle.packed.withBytes(\.count) < titled.packed.withBytes(\.count) - 16)
+        var titleTexts: [String] = []
+        codedTitle.packed.forEachSearchableText { titleTexts.append("\($0) \(String(decoding: $1, as: UTF8.self))") }
+        #expect(titleTexts == ["title saramiber exmarco saramiber"])
         // Coding a coded set again changes nothing.
         let set = AttributeSet(contentType: "public.item", contentDescription: "lenou imel lenou imel saramiber")
             .compressed(with: dictionary)
@@ -107,6 +122,7 @@ import Testing
         var originals: [AttributeSet] = (0..<20_000).map { index in
             var fields = PackedAttributesTests.randomFields(&random)
             if index % 3 != 0 {
+                fields.title = Bool.random(using: &random) ? Self.randomText(&random) : nil
                 fields.contentDescription = Bool.random(using: &random) ? Self.randomText(&random) : nil
                 fields.keywords = (0..<Int(random.next() % 5)).map { _ in Self.randomText(&random) }
             }

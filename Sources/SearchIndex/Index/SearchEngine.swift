@@ -98,7 +98,7 @@ public struct SearchEngine: Sendable {
     /// code map's small nodes are marked by two cores at once
     /// (`sharedTermCodeMap`; not saved: for tests, which make it small).
     var sharedMarkingMinimum = 65_536
-    /// The dictionary that codes the descriptions and keywords of every
+    /// The dictionary that codes the titles, descriptions and keywords of every
     /// set indexed since the first batch of `textDictionaryMinimumBatch`
     /// items, trained on a sample of that batch (`TextDictionary`); nil
     /// before it, and in a loaded snapshot (which keeps sets uncoded).
@@ -244,7 +244,7 @@ public struct SearchEngine: Sendable {
         if count >= 4_096 { Allocator.returnFreePages() }
     }
 
-    /// Codes the descriptions and keywords of `items`' sets with the
+    /// Codes the titles, descriptions and keywords of `items`' sets with the
     /// index's dictionary, training it first from a large enough batch,
     /// and lays the sets out together in shared storages
     /// (`PackedAttributes.sharing`). The cores share the sets in blocks
@@ -279,7 +279,7 @@ public struct SearchEngine: Sendable {
     /// Sets coded by one task (a few shared storages' worth).
     private static let sharingBlock = 8_192
 
-    /// A dictionary of the words in the descriptions and keywords of at
+    /// A dictionary of the words in the titles, descriptions and keywords of at
     /// most 32,768 of `items`, taken evenly (words met once in such a
     /// sample are rare enough to be kept as they are).
     private static func trainDictionary(on items: [SearchableItem]) -> TextDictionary? {

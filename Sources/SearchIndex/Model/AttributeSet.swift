@@ -52,11 +52,11 @@ public struct AttributeSet: Codable, Sendable, Hashable {
     }
 
     public var title: String? {
-        get { storage.read(.title) { $0.optionalString() } }
+        get { storage.read(.title) { $0.optionalText() } }
         set { fields.title = newValue }
     }
     public var displayName: String? {
-        get { storage.read(.displayName) { $0.optionalString() } }
+        get { storage.read(.displayName) { $0.optionalText() } }
         set { fields.displayName = newValue }
     }
     public var contentDescription: String? {
@@ -112,7 +112,7 @@ public struct AttributeSet: Codable, Sendable, Hashable {
         storage.withCanonicalBytesAndTail { bytes, _ in hasher.combine(bytes: bytes) }
     }
 
-    /// This set with its description and keywords coded by `dictionary`
+    /// This set with its titles, description and keywords coded by `dictionary`
     /// (itself when that saves nothing): the same fields in fewer bytes.
     func compressed(with dictionary: TextDictionary) -> AttributeSet {
         storage.compressed(with: dictionary).map(AttributeSet.init(packed:)) ?? self
@@ -175,8 +175,8 @@ public struct AttributeSet: Codable, Sendable, Hashable {
     /// The name shown for a result: the title, else the display name.
     public var shownTitle: String {
         storage.read(.title) { cursor in
-            if let title = cursor.optionalString() { return title }
-            return cursor.optionalString() ?? ""
+            if let title = cursor.optionalText() { return title }
+            return cursor.optionalText() ?? ""
         }
     }
 }

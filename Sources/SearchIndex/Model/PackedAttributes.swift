@@ -58,7 +58,7 @@ struct PackedAttributes: @unchecked Sendable {
     /// Whether the bytes are borrowed from a loaded snapshot.
     var isBorrowed: Bool { storage.withUnsafeMutablePointerToHeader { $0.pointee.isBorrowed } }
 
-    /// The dictionary that coded this set's descriptions and keywords, if one did.
+    /// The dictionary that coded this set's texts, if one did.
     var dictionary: TextDictionary? { withBase { _, layout in layout.dictionary?.takeUnretainedValue() } }
 
     /// Bytes before a coded storage's own: its dictionary.
@@ -255,7 +255,7 @@ struct PackedAttributes: @unchecked Sendable {
         return PackedAttributes(storage: unsafeDowncast(buffer, to: PackedStorage.self))
     }
 
-    /// `sets`, in order, with their descriptions and keywords coded by
+    /// `sets`, in order, with their titles, descriptions and keywords coded by
     /// `dictionary` where that makes them smaller, laid out together in
     /// storages of about a megabyte (`PackedStorage`'s shared layout).
     /// A set in a storage of its own was its object header, its own header
@@ -317,7 +317,7 @@ struct PackedAttributes: @unchecked Sendable {
         return result
     }
 
-    /// This set with its description and keywords coded by `dictionary`;
+    /// This set with its titles, description and keywords coded by `dictionary`;
     /// nil when that would not make it smaller (or it is coded already).
     func compressed(with dictionary: TextDictionary) -> PackedAttributes? {
         withBase { base, layout -> PackedAttributes? in
@@ -341,18 +341,21 @@ struct PackedAttributes: @unchecked Sendable {
     }
 
     /// Writes the set's bytes (at `base`, laid out as `layout`) to `out`,
-    /// each text a dictionary codes (the description, then each keyword)
-    /// written by `text` in place of its length and bytes: `text` gets
-    /// those bytes and the bias its length is written with (1 for the
-    /// optional description, 0 for a keyword). Coding a set and decoding
+    /// each text a dictionary codes (the title, the display name, the
+    /// description, then each keyword) written by `text` in place of its
+    /// length and bytes: `text` gets those bytes and the bias its length
+    /// is written with (1 for the three optional texts, 0 for a keyword). Coding a set and decoding
     /// it are this walk with the two ways of writing a text.
     private static func rewriteCodableTexts(
         base: UnsafePointer<UInt8>, layout: Layout, into out: inout ByteSink,
         _ text: (UnsafeBufferPointer<UInt8>, Int, inout ByteSink) -> Void
     ) {
-        var cursor = PackedCursor(at: .contentDescription, in: base, header: layout)
+        var cursor = PackedCursor(at: .title, in: base, header: layout)
         out.append(UnsafeBufferPointer(start: base, count: cursor.position))
-        if let description = cursor.optionalUTF8() { text(description, 1, &out) } else { out.byte(0) }
+        // The title, the display name and the description: optional texts.
+        for _ in 0..<3 {
+            if let optional = cursor.optionalUTF8() { text(optional, 1, &out) } else { out.byte(0) }
+        }
         let keywords = cursor.listCount()
         out.varint(keywords)
         for _ in 0..<keywords { text(cursor.utf8(), 0, &out) }
@@ -360,17 +363,19 @@ struct PackedAttributes: @unchecked Sendable {
         out.append(UnsafeBufferPointer(start: base + rest, count: layout.count - rest))
     }
 
-    /// The texts a dictionary codes (the description, then each keyword),
-    /// as UTF-8, decoded if they are coded.
+    /// The texts a dictionary codes (the title, the display name, the
+    /// description, then each keyword), as UTF-8, decoded if they are coded.
     func forEachCodableText(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         withBase { base, layout in
-            var cursor = PackedCursor(at: .contentDescription, in: base, header: layout)
+            var cursor = PackedCursor(at: .title, in: base, header: layout)
+            cursor.withOptionalText(body)
+            cursor.withOptionalText(body)
             cursor.withOptionalText(body)
             cursor.forEachListText(body)
         }
     }
 
-    /// Whether a dictionary coded this set's description and keywords.
+    /// Whether a dictionary coded this set's titles, description and keywords.
     var isCoded: Bool { withBase { _, layout in layout.dictionary != nil } }
 
     /// This set as `make` packs its fields: itself, unless coded.
@@ -383,13 +388,15 @@ struct PackedAttributes: @unchecked Sendable {
     var canonicalLayout: (count: Int, tail: Int) {
         withBase { base, layout in
             guard let dictionary = layout.dictionary?.takeUnretainedValue() else { return (layout.count, layout.tail) }
-            var cursor = PackedCursor(at: .contentDescription, in: base, header: layout)
+            var cursor = PackedCursor(at: .title, in: base, header: layout)
             var grown = 0
             func grow(_ coded: UnsafeBufferPointer<UInt8>, bias: Int) {
                 let plain = dictionary.decodedCount(coded)
                 grown += PackedWriter.varintSize(plain + bias) + plain - PackedWriter.varintSize(coded.count + bias) - coded.count
             }
-            if let description = cursor.optionalUTF8() { grow(description, bias: 1) }
+            for _ in 0..<3 {
+                if let optional = cursor.optionalUTF8() { grow(optional, bias: 1) }
+            }
             for _ in 0..<cursor.listCount() { grow(cursor.utf8(), bias: 0) }
             return (layout.count + grown, layout.tail + grown)
         }
@@ -453,7 +460,7 @@ struct PackedAttributes: @unchecked Sendable {
     var fields: AttributeSet.Fields {
         read(.contentType) { cursor in
             AttributeSet.Fields(
-                contentType: cursor.contentType(), title: cursor.optionalString(), displayName: cursor.optionalString(),
+                contentType: cursor.contentType(), title: cursor.optionalText(), displayName: cursor.optionalText(),
                 contentDescription: cursor.optionalText(), keywords: cursor.textList(), thumbnail: cursor.thumbnail(),
                 phoneNumbers: cursor.list(), emailAddresses: cursor.list(), supportsPhoneCall: cursor.optionalBool(),
                 rating: cursor.optionalDouble(), relatedUniqueIdentifier: cursor.optionalString(),
@@ -469,8 +476,8 @@ struct PackedAttributes: @unchecked Sendable {
                 PackedCursor(at: slot, in: base, header: header)
             }
             var titles = cursor(at: .title)
-            if let title = titles.optionalUTF8() { body(.title, title) }
-            if let name = titles.optionalUTF8() { body(.title, name) }
+            titles.withOptionalText { body(.title, $0) }
+            titles.withOptionalText { body(.title, $0) }
             var keywords = cursor(at: .keywords)
             keywords.forEachListText { body(.keywords, $0) }
             var emails = cursor(at: .emailAddresses)
@@ -514,7 +521,7 @@ struct PackedAttributes: @unchecked Sendable {
 /// bytes for every set, 24 MB at a million items of which nearly
 /// none borrows.)
 ///
-/// A set whose descriptions and keywords a `TextDictionary` coded
+/// A set whose titles, description and keywords a `TextDictionary` coded
 /// (`compressed(with:)`) marks its count too, and holds the
 /// dictionary before its bytes:
 ///
@@ -701,7 +708,7 @@ struct PackedCursor {
     private let base: UnsafePointer<UInt8>
     private let count: Int
     private var offset = 0
-    /// The dictionary that coded the set's description and keywords, if
+    /// The dictionary that coded the set's titles, description and keywords, if
     /// one did: the `…Text` reads decode them.
     private var dictionary: Unmanaged<TextDictionary>?
 
