@@ -12,7 +12,11 @@ import Testing
     private func written(_ items: [SearchableItem], shift: Int = 0) throws -> (sets: [UInt8], records: [UInt8]) {
         var sets: [UInt8] = []
         for item in items {
-            item.attributeSet.packed.withBytesAndTail { bytes, _ in sets.append(contentsOf: bytes) }
+            item.attributeSet.packed.withBytesAndTail { bytes, tail in
+                let word = PackedStorage.recordWord(count: bytes.count, tail: tail) ?? .max
+                withUnsafeBytes(of: word) { sets.append(contentsOf: $0) }
+                sets.append(contentsOf: bytes)
+            }
         }
         var records: [UInt8] = []
         var out = SnapshotWriter { records.append(contentsOf: $0) }
@@ -26,19 +30,26 @@ import Testing
         return (sets, records)
     }
 
-    private func read(_ written: (sets: [UInt8], records: [UInt8]), count: Int, verified: Bool) throws(SnapshotError) -> [IndexRecord] {
+    /// The records read back, each passed to `check` while the bytes they
+    /// may borrow (with an `owner`) are alive.
+    private func read(
+        _ written: (sets: [UInt8], records: [UInt8]), count: Int, verified: Bool, owner: (AnyObject & Sendable)? = nil,
+        check: ([IndexRecord]) -> Void = { _ in }
+    ) throws(SnapshotError) -> [IndexRecord] {
         var records: [IndexRecord] = []
         var failure: SnapshotError?
         written.sets.withUnsafeBytes { sets in
             written.records.withUnsafeBytes { bytes in
-                var input = SnapshotReader(bytes, verified: verified)
+                var input = SnapshotReader(bytes, owner: owner, verified: verified)
                 do throws(SnapshotError) {
                     for _ in 0..<count { records.append(try input.readRecord(attributesIn: sets)) }
                 } catch {
                     failure = error
                 }
+                check(records)
             }
         }
+        if owner != nil { return [] }
         if let failure { throw failure }
         return records
     }
@@ -49,6 +60,32 @@ import Testing
         let records = try read(try written(items), count: items.count, verified: verified)
         #expect(records.map(\.item) == items)
         #expect(records.allSatisfy { $0.source == .item })
+    }
+
+    /// Read in place, the sets of neighbouring records share a window
+    /// over the run (one object for many sets); a set too large for a
+    /// record, or whose record word disagrees with its record, is read
+    /// apart, and a damaged one is refused unless the file was verified.
+    @Test(arguments: [false, true])
+    func setsReadInPlaceShareWindowsOverTheRun(verified: Bool) throws {
+        final class Owner: Sendable {}
+        var items = SnapshotTests().richItems(5, count: 60)
+        items[7].attributeSet.contentDescription = String(repeating: "long ", count: 8_000)
+        let written = try written(items)
+        _ = try read(written, count: items.count, verified: verified, owner: Owner()) { records in
+            #expect(records.map(\.item) == items)
+            let storages = Set(records.map { ObjectIdentifier($0.item.attributeSet.packed.storage) })
+            #expect(storages.count == 2)
+            #expect(records.allSatisfy { $0.item.attributeSet.packed.isBorrowed })
+        }
+        // A record word that disagrees: that set is read apart, still in place.
+        var disagreeing = written
+        let firstCount = items[0].attributeSet.packed.withBytes(\.count)
+        disagreeing.sets[4 + firstCount] ^= 0x01
+        _ = try read(disagreeing, count: 2, verified: verified, owner: Owner()) { records in
+            #expect(records.map(\.item) == Array(items.prefix(2)))
+            #expect(Set(records.map { ObjectIdentifier($0.item.attributeSet.packed.storage) }).count == 2)
+        }
     }
 
     @Test(arguments: [false, true])

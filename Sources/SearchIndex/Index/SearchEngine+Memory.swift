@@ -23,7 +23,9 @@ extension SearchEngine {
         var seen = Set<ObjectIdentifier>()
         var sets = 0
         func count(_ set: AttributeSet?) {
-            guard let packed = set?.packed, seen.insert(ObjectIdentifier(packed.storage)).inserted else { return }
+            guard let packed = set?.packed else { return }
+            borrowed += packed.windowBytes
+            guard seen.insert(ObjectIdentifier(packed.storage)).inserted else { return }
             let footprint = packed.footprint
             sets += footprint.owned
             borrowed += footprint.borrowed

@@ -78,8 +78,10 @@ struct PackedAttributes: @unchecked Sendable {
         try storage.withUnsafeMutablePointers { header, elements in
             let stored = header.pointee
             if stored.isShared {
-                let prefix = stored.isCoded ? Self.dictionaryPrefix : 0
-                let record = UnsafeRawPointer(elements) + prefix + Int(offset)
+                let records = stored.isBorrowed
+                    ? UnsafeRawPointer(UnsafeRawPointer(elements).loadUnaligned(as: PackedStorage.Borrowed.self).bytes)
+                    : UnsafeRawPointer(elements) + (stored.isCoded ? Self.dictionaryPrefix : 0)
+                let record = records + Int(offset)
                 let word = record.loadUnaligned(as: UInt32.self)
                 let dictionary = word & PackedStorage.codedRecordFlag != 0
                     ? UnsafeRawPointer(elements).loadUnaligned(as: Unmanaged<TextDictionary>.self) : nil
@@ -216,10 +218,16 @@ struct PackedAttributes: @unchecked Sendable {
     static func validating(
         _ bytes: UnsafeRawBufferPointer, tail expectedTail: Int? = nil, borrowingFrom owner: (AnyObject & Sendable)? = nil
     ) -> PackedAttributes? {
+        guard let tail = wellFormedTail(bytes), expectedTail.map({ $0 == tail }) ?? true else { return nil }
+        return trusting(bytes, tail: tail, borrowingFrom: owner)
+    }
+
+    /// The tail of `bytes` if they are exactly one packed set, else nil.
+    static func wellFormedTail(_ bytes: UnsafeRawBufferPointer) -> Int? {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
         var cursor = PackedCursor(base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
-        guard let tail = cursor.skipAll(), cursor.isAtEnd, expectedTail.map({ $0 == tail }) ?? true else { return nil }
-        return trusting(bytes, tail: tail, borrowingFrom: owner)
+        guard let tail = cursor.skipAll(), cursor.isAtEnd else { return nil }
+        return tail
     }
 
     /// A set of `bytes` as a writer packed them, whose tail (see
@@ -417,9 +425,20 @@ struct PackedAttributes: @unchecked Sendable {
         storage.withUnsafeMutablePointerToHeader { header in
             let object = MemoryUsage.objectHeader + MemoryLayout<PackedStorage.Header>.stride
             let count = header.pointee.count
-            if header.pointee.isBorrowed { return (object + MemoryLayout<PackedStorage.Borrowed>.size, count) }
+            // A window's bytes are counted set by set (`windowBytes`): the
+            // windows of two chunks of a load may overlap.
+            if header.pointee.isBorrowed {
+                return (object + MemoryLayout<PackedStorage.Borrowed>.size, header.pointee.isShared ? 0 : count)
+            }
             return (object + (header.pointee.isCoded ? Self.dictionaryPrefix : 0) + count, 0)
         }
+    }
+
+    /// The bytes this set reads through a window over a loaded snapshot
+    /// (its record's word and bytes), or 0 when it reads none that way.
+    var windowBytes: Int {
+        let isWindow = storage.withUnsafeMutablePointerToHeader { $0.pointee.isShared && $0.pointee.isBorrowed }
+        return isWindow ? PackedStorage.recordHeaderSize + withBytes(\.count) : 0
     }
 
     /// The packed bytes as they are (coded or not).
@@ -538,6 +557,7 @@ struct PackedAttributes: @unchecked Sendable {
 /// ```
 ///  shared:    object header │ count|S|C 0 │ dictionary │ count·c·tail bytes … │ count·c·tail bytes … │ …
 ///                                                      ▲ offset 0             ▲ offset 4 + count
+///  window:    object header │ count|S|B 0 │ pointer owner ──► records in a loaded snapshot's run of sets
 /// ```
 final class PackedStorage: ManagedBuffer<PackedStorage.Header, UInt8> {
     struct Header {
@@ -585,6 +605,31 @@ final class PackedStorage: ManagedBuffer<PackedStorage.Header, UInt8> {
                 UnsafeRawPointer(elements).loadUnaligned(as: Unmanaged<TextDictionary>.self).release()
             }
         }
+    }
+
+    /// The word before a shared record's bytes, or nil when the set is
+    /// too large for a record (its own storage then).
+    static func recordWord(count: Int, tail: Int) -> UInt32? {
+        count <= Int(recordCountMask) && tail < count ? UInt32(count) | UInt32(tail) << 16 : nil
+    }
+
+    /// Largest byte count of a window: a document keeps its set's offset in 24 bits.
+    static let windowLimit = (1 << 24) - 1
+
+    /// A shared storage whose `count` bytes of records lie at `base`, in a
+    /// loaded snapshot's run of sets that `owner` keeps valid (see above:
+    /// a million sets each borrowed through an object of their own were
+    /// 56 MB of a cold start at a million items).
+    static func window(over base: UnsafeRawPointer, count: Int, owner: AnyObject & Sendable) -> PackedStorage {
+        precondition(count <= windowLimit)
+        let buffer = create(minimumCapacity: MemoryLayout<Borrowed>.size) { _ in
+            Header(count: count, tail: 0, borrowed: true, shared: true)
+        }
+        buffer.withUnsafeMutablePointerToElements { elements in
+            let borrowed = Borrowed(bytes: base.assumingMemoryBound(to: UInt8.self), owner: .passRetained(owner as AnyObject))
+            UnsafeMutableRawPointer(elements).storeBytes(of: borrowed, as: Borrowed.self)
+        }
+        return unsafeDowncast(buffer, to: PackedStorage.self)
     }
 
     /// A shared storage of `records` (see above), coded ones by `dictionary`.

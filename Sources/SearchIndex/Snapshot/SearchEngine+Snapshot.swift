@@ -13,6 +13,7 @@ import Foundation
 /// header     magic · format · layout sizes · settings
 /// sets       every record's attribute set as its packed bytes, in record order (one array)
 /// records    chunks · (source, item)…           in document order; each set as its place in `sets`
+///                                                (each set there after its record word: `PackedStorage`)
 /// activities count · JSON…                      rare: Codable is fast enough
 /// views      count · (identifier, [seconds])…
 /// documents  chunks · (kind, fields)…           kind 1: "as record n, which stands for it, says"
@@ -49,7 +50,8 @@ extension SearchEngine {
     /// 20: a token's place one byte, bits 8–15 of its posting's index.
     /// 21: a token's place six bits of its word, bits 10–15 of its
     /// posting's index; the arena one column of words.
-    static let snapshotFormat: UInt32 = 21
+    /// 22: each set in the run of sets after a shared record's word.
+    static let snapshotFormat: UInt32 = 22
 
     private static var layoutSizes: [UInt32] {
         [MemoryLayout<TokenTrie.Posting>.stride, MemoryLayout<TokenTrie.Child>.stride, MemoryLayout<TopEntry>.stride,
@@ -93,13 +95,19 @@ extension SearchEngine {
         // record's other fields but no set, and with the sets between
         // them the reads skipped a few hundred bytes each time, a cache
         // miss a record (apart, reading the records takes a quarter less).
+        // Each set's bytes follow the word a shared record starts with
+        // (`PackedStorage.recordWord`; all ones for a set too large), so
+        // that a load reads them in windows of the run (`PackedStorage.window`).
         let setBytes = recordList.reduce(0) { total, record in
-            total + record.item.attributeSet.packed.canonicalLayout.count
+            total + 4 + record.item.attributeSet.packed.canonicalLayout.count
         }
         try out.write(UInt64(setBytes))
         for record in recordList {
             // Canonical: a snapshot keeps no dictionary (a coded set is decoded).
-            try record.item.attributeSet.packed.withCanonicalBytesAndTail { bytes, _ in try out.write(raw: bytes) }
+            try record.item.attributeSet.packed.withCanonicalBytesAndTail { bytes, tail in
+                try out.write(PackedStorage.recordWord(count: bytes.count, tail: tail) ?? .max)
+                try out.write(raw: bytes)
+            }
         }
         var setStart = 0
         try Self.writeChunked(recordList, to: &out) { record, chunk in

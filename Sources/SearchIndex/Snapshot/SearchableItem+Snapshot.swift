@@ -15,10 +15,11 @@ extension SnapshotWriter {
         try write(item.expirationDate?.timeIntervalSinceReferenceDate)
         try write(UInt8(Visibility.allCases.firstIndex(of: item.visibility)!))
         let (count, tail) = item.attributeSet.packed.canonicalLayout
-        try write(UInt64(setStart))
+        // Past the set's record word.
+        try write(UInt64(setStart + 4))
         try write(UInt32(count))
         try write(UInt32(tail))
-        setStart += count
+        setStart += 4 + count
     }
 }
 
@@ -55,6 +56,23 @@ extension SnapshotReader {
             throw SnapshotError(.malformed, "an attribute set lies outside the run of sets")
         }
         let bytes = UnsafeRawBufferPointer(rebasing: sets[Int(start)..<(Int(start) + count)])
+        // A set is read in place, through a window over the run of sets
+        // that its neighbours share, when its record word says what the
+        // record says and the file was verified or its bytes are a set.
+        let recordStart = Int(start) - 4
+        if let owner, recordStart >= 0, let word = PackedStorage.recordWord(count: count, tail: tail),
+            sets.loadUnaligned(fromByteOffset: recordStart, as: UInt32.self) == word,
+            verified || PackedAttributes.wellFormedTail(bytes) == tail
+        {
+            if setWindow == nil || Int(start) + count - setWindow!.start > PackedStorage.windowLimit
+                || recordStart < setWindow!.start
+            {
+                let length = min(sets.count - recordStart, PackedStorage.windowLimit)
+                setWindow = (recordStart, PackedStorage.window(over: sets.baseAddress! + recordStart, count: length, owner: owner))
+            }
+            let window = setWindow!
+            return AttributeSet(packed: PackedAttributes(storage: window.storage, offset: UInt32(recordStart - window.start)))
+        }
         let packed = verified && count > 0 && tail < count
             ? PackedAttributes.trusting(bytes, tail: tail, borrowingFrom: owner)
             : PackedAttributes.validating(bytes, tail: tail, borrowingFrom: owner)

@@ -17,6 +17,9 @@ struct SnapshotReader {
     /// checksum held): structures the writer checked need not be walked
     /// again (see `readAttributes`). Lengths are checked all the same.
     let verified: Bool
+    /// The window over the run of sets that the last sets read share
+    /// (`readAttributes`), and where it starts in the run.
+    var setWindow: (start: Int, storage: PackedStorage)?
 
     init(_ bytes: UnsafeRawBufferPointer, owner: (AnyObject & Sendable)? = nil, verified: Bool = false) {
         self.bytes = bytes
