@@ -295,15 +295,11 @@ struct PackedAttributes: @unchecked Sendable {
                 let canonicalDictionary = layout.dictionary?.takeUnretainedValue()
                 guard canonicalDictionary == nil || canonicalDictionary === dictionary, layout.count <= PackedStorage.recordCountMask
                 else { return false }
-                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: layout.count * 3 + 64) { buffer in
+                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.codingRoom(layout)) { buffer in
                     var coded = false
                     var out = ByteSink(buffer.baseAddress!)
                     if canonicalDictionary == nil {
-                        Self.rewriteCodableTexts(base: base, layout: layout, into: &out) { text, bias, out in
-                            let start = out.count
-                            dictionary.encode(text, into: &out)
-                            out.insertVarint(out.count - start + bias, at: start)
-                        }
+                        Self.code(base: base, layout: layout, with: dictionary, into: &out)
                         coded = out.count < layout.count
                     }
                     let bytes = coded ? UnsafeBufferPointer(start: buffer.baseAddress!, count: out.count)
@@ -330,15 +326,9 @@ struct PackedAttributes: @unchecked Sendable {
     func compressed(with dictionary: TextDictionary) -> PackedAttributes? {
         withBase { base, layout -> PackedAttributes? in
             guard layout.dictionary == nil else { return nil }
-            // Room for the worst case: every coded text twice its bytes and three more.
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: layout.count * 3 + 64) { buffer in
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.codingRoom(layout)) { buffer in
                 var out = ByteSink(buffer.baseAddress!)
-                Self.rewriteCodableTexts(base: base, layout: layout, into: &out) { text, bias, out in
-                    // Coded in place, its length put before it afterwards.
-                    let start = out.count
-                    dictionary.encode(text, into: &out)
-                    out.insertVarint(out.count - start + bias, at: start)
-                }
+                Self.code(base: base, layout: layout, with: dictionary, into: &out)
                 let shrunk = layout.count - out.count
                 guard shrunk > Self.dictionaryPrefix else { return nil }
                 return PackedAttributes.make(
@@ -348,12 +338,28 @@ struct PackedAttributes: @unchecked Sendable {
         }
     }
 
+    /// Room for a set's bytes coded: the worst case, every coded text
+    /// twice its bytes and three more.
+    private static func codingRoom(_ layout: Layout) -> Int { layout.count * 3 + 64 }
+
+    /// Writes the set's bytes (at `base`, laid out as `layout`, not coded)
+    /// to `out` with its texts coded by `dictionary`.
+    private static func code(base: UnsafePointer<UInt8>, layout: Layout, with dictionary: TextDictionary, into out: inout ByteSink) {
+        rewriteCodableTexts(base: base, layout: layout, into: &out) { text, bias, out in
+            // Coded in place, its length put before it afterwards.
+            let start = out.count
+            dictionary.encode(text, into: &out)
+            out.insertVarint(out.count - start + bias, at: start)
+        }
+    }
+
     /// Writes the set's bytes (at `base`, laid out as `layout`) to `out`,
     /// each text a dictionary codes (the title, the display name, the
     /// description, then each keyword) written by `text` in place of its
     /// length and bytes: `text` gets those bytes and the bias its length
-    /// is written with (1 for the three optional texts, 0 for a keyword). Coding a set and decoding
-    /// it are this walk with the two ways of writing a text.
+    /// is written with (1 for the three optional texts, 0 for a keyword).
+    /// Coding a set and decoding it are this walk with the two ways of
+    /// writing a text.
     private static func rewriteCodableTexts(
         base: UnsafePointer<UInt8>, layout: Layout, into out: inout ByteSink,
         _ text: (UnsafeBufferPointer<UInt8>, Int, inout ByteSink) -> Void
