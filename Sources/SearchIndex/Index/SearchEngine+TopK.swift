@@ -372,14 +372,35 @@ extension SearchEngine {
 
 /// The query-independent part of a document's rank, kept beside `documents`
 /// so best-list comparisons touch only plain values.
+///
+/// Three 32-bit words, 12 bytes a slot (16 with the prefix one 64-bit
+/// word: 4 MB more at a million items), every bit a field's, so a
+/// snapshot, which writes ranks as they lie in memory, writes no padding:
+///
+/// ```
+///  sourcesAndTitle   bits 24–31 sources, 0–23 the title's length (clamped, as the document's)
+///  prefixHigh        the identifier's first four bytes, big-endian
+///  prefixLow         its next four
+/// ```
 struct StaticRank: Sendable {
-    var sources: UInt8 = 0
-    /// The bytes between `sources` and `titleLength`, always zero. A
-    /// snapshot writes ranks as they lie in memory, where padding held
-    /// whatever the memory did: two equal engines wrote unequal bytes.
-    private(set) var zeroBytes: (UInt8, UInt8, UInt8) = (0, 0, 0)
-    var titleLength: UInt32 = 0
-    var identifierPrefix: UInt64 = 0
+    private var sourcesAndTitle: UInt32 = 0
+    private var prefixHigh: UInt32 = 0
+    private var prefixLow: UInt32 = 0
+
+    init() {}
+
+    init(sources: UInt8, titleLength: UInt32, identifierPrefix: UInt64) {
+        sourcesAndTitle = UInt32(sources) << 24 | min(titleLength, Self.titleMask)
+        prefixHigh = UInt32(truncatingIfNeeded: identifierPrefix >> 32)
+        prefixLow = UInt32(truncatingIfNeeded: identifierPrefix)
+    }
+
+    private static let titleMask: UInt32 = (1 << 24) - 1
+
+    @inline(__always) var sources: UInt8 { UInt8(truncatingIfNeeded: sourcesAndTitle >> 24) }
+    @inline(__always) var titleLength: UInt32 { sourcesAndTitle & Self.titleMask }
+    /// The identifier's first eight bytes, big-endian (`Document.identifierPrefix`).
+    @inline(__always) var identifierPrefix: UInt64 { UInt64(prefixHigh) << 32 | UInt64(prefixLow) }
 
     /// The rank in one byte, `(3 - sources) << 6 | min(titleLength, 63)`:
     /// ordered as the rank's sources-then-title-length rules order, ties

@@ -51,7 +51,8 @@ extension SearchEngine {
     /// 21: a token's place six bits of its word, bits 10–15 of its
     /// posting's index; the arena one column of words.
     /// 22: each set in the run of sets after a shared record's word.
-    static let snapshotFormat: UInt32 = 22
+    /// 23: ranks of 12 bytes (`StaticRank`).
+    static let snapshotFormat: UInt32 = 23
 
     private static var layoutSizes: [UInt32] {
         [MemoryLayout<TokenTrie.Posting>.stride, MemoryLayout<TokenTrie.Child>.stride, MemoryLayout<TopEntry>.stride,
