@@ -78,11 +78,46 @@ import Testing
         #expect(e.records.isEmpty)
     }
 
-    /// A slot is six words: the identifier, the domain, the shown set (or
-    /// standalone text), and the small fields with the held record's
-    /// source in one (see `Document`).
-    @Test func aDocumentSlotIsSixWords() {
-        #expect(MemoryLayout<Document?>.stride == 48)
+    /// A slot is five words: the identifier (two), the domain's shared
+    /// object, the shown set's storage (or standalone text), and the small
+    /// fields in one (see `Document`).
+    @Test func aDocumentSlotIsFiveWords() {
+        #expect(MemoryLayout<Document?>.stride == 40)
+    }
+
+    /// Documents of one domain share its object, across batches, a
+    /// snapshot's load and a rebuild; their domain reads back whatever the
+    /// cache kept.
+    @Test func documentsOfADomainShareItsObject() throws {
+        func engine(domains: [String]) -> SearchEngine {
+            var e = SearchEngine()
+            e.index((0..<300).map { index in
+                var made = item("x/\(index)", title: "t \(index)")
+                made.domainIdentifier = index % 5 == 4 ? nil : domains[index % domains.count]
+                return made
+            })
+            e.index([{ var one = item("y/1", title: "late"); one.domainIdentifier = domains[0]; return one }()])
+            return e
+        }
+        func objects(_ engine: SearchEngine, _ domain: String) -> Int {
+            Set(engine.documents.compactMap { $0 }.filter { $0.domainIdentifier == domain }.map { ObjectIdentifier($0.domainObject!) }).count
+        }
+        func expectDomainsReadBack(_ e: SearchEngine) {
+            for (slot, document) in e.documents.enumerated() {
+                guard let document else { continue }
+                #expect(document.domainIdentifier == e.records[document.uniqueIdentifier]?.item.domainIdentifier, "slot \(slot)")
+            }
+        }
+        let few = engine(domains: ["com.example.one", "com.example.two", "tv-shows"])
+        #expect(["com.example.one", "com.example.two", "tv-shows"].allSatisfy { objects(few, $0) == 1 })
+        expectDomainsReadBack(few)
+        let loaded = try SnapshotTests.load(try SnapshotTests.bytes(of: few))
+        #expect(["com.example.one", "com.example.two", "tv-shows"].allSatisfy { objects(loaded, $0) == 1 })
+        expectDomainsReadBack(loaded)
+        // More domains than the cache keeps: each still reads back.
+        let many = engine(domains: (0..<(DomainNames.capacity + 6)).map { "d\($0)" })
+        expectDomainsReadBack(many)
+        expectDomainsReadBack(try SnapshotTests.load(try SnapshotTests.bytes(of: many)))
     }
 
     /// A document keeps no expiration: the engine's column is the one

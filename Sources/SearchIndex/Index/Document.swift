@@ -10,7 +10,8 @@ import Foundation
 /// kilobyte a slot.
 struct Document: Sendable {
     var uniqueIdentifier: String
-    var domainIdentifier: String?
+    /// Shared with the other documents of its domain (`DomainNames`).
+    private var domain: DomainName?
     /// What results show: the attribute set of what the document was built
     /// from (`SearchEngine.shownAttributes(of:)`), or, for a document a
     /// snapshot wrote whole (a standalone activity), only its title and
@@ -19,9 +20,9 @@ struct Document: Sendable {
     /// a title kept beside the set took 52 MB at a million items, and a
     /// word for each of the two, 8 MB.
     private var shown: Shown
-    // The small fields last, two words for five: a slot is 48 bytes (112
+    // The small fields last, two words for five: a slot is 40 bytes (112
     // with two own strings, a `Date?` and the pending tokens a build now
-    // hands over beside the document: 48 MB at a million items), and the
+    // hands over beside the document: 40 MB at a million items), and the
     // sources kept as bits instead of an array save an allocation a
     // document (a million of them at a million items). The expiration is
     // the engine's `expirations` column alone (a copy here took 8 MB at a
@@ -75,6 +76,10 @@ struct Document: Sendable {
     @inline(__always) var resultFields: (identifier: String, domain: String?, attributes: AttributeSet?, sources: SourceSet, visibility: Visibility) {
         (uniqueIdentifier, domainIdentifier, attributes, sourceSet, visibility)
     }
+
+    @inline(__always) var domainIdentifier: String? { domain?.value }
+    /// The domain's shared object (for tests).
+    var domainObject: DomainName? { domain }
 
     /// The title's length in characters (the rank's shorter-title rule),
     /// up to 16,777,215.
@@ -149,13 +154,16 @@ struct Document: Sendable {
 // destroy the original (a retain and a release of each reference, a
 // million of each when a snapshot loads).
 extension Document {
-    /// A document showing `attributes`, or, with none, `title` and `contentType`.
+    /// A document showing `attributes`, or, with none, `title` and
+    /// `contentType`; its domain's object from `domains` (shared with the
+    /// documents before it there), else its own.
     init(
         uniqueIdentifier: String, title: String, titleLength: Int, contentType: String, domainIdentifier: String?,
-        sources: SourceSet, visibility: Visibility, attributes: AttributeSet? = nil
+        sources: SourceSet, visibility: Visibility, attributes: AttributeSet? = nil, domains: DomainNames? = nil
     ) {
         self.init(
-            uniqueIdentifier: uniqueIdentifier, domainIdentifier: domainIdentifier,
+            uniqueIdentifier: uniqueIdentifier,
+            domain: domains.map { $0.name(for: domainIdentifier) } ?? domainIdentifier.map(DomainName.init),
             shown: attributes.map { .attributes($0.packed.storage) } ?? .standalone(StandaloneText(title: title, contentType: contentType)),
             offsetAndSources: Self.offsetAndSources(attributes?.packed.offset ?? 0, sources),
             titleAndFlags: Self.titleAndFlags(titleLength, visibility, Self.holdsNoRecord))
@@ -187,11 +195,11 @@ extension Document {
     /// loaded snapshot's usual kind), its fields read where the record
     /// lies (a copy of the whole item first cost a retain and a release of
     /// each of its references). It holds that record (`heldRecord`).
-    init(record: UnsafePointer<IndexRecord>, titleLength: Int, sources: SourceSet) {
+    init(record: UnsafePointer<IndexRecord>, titleLength: Int, sources: SourceSet, domains: DomainNames) {
         let packed = record.pointee.item.attributeSet.packed
         self.init(
             uniqueIdentifier: record.pointee.item.uniqueIdentifier,
-            domainIdentifier: record.pointee.item.domainIdentifier, shown: .attributes(packed.storage),
+            domain: domains.name(for: record.pointee.item.domainIdentifier), shown: .attributes(packed.storage),
             offsetAndSources: Self.offsetAndSources(packed.offset, sources),
             titleAndFlags: Self.titleAndFlags(
                 titleLength, record.pointee.item.visibility, UInt8(Source.allCases.firstIndex(of: record.pointee.source)!)))

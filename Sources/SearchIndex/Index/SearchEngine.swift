@@ -103,6 +103,9 @@ public struct SearchEngine: Sendable {
     /// items, trained on a sample of that batch (`TextDictionary`); nil
     /// before it, and in a loaded snapshot (which keeps sets uncoded).
     var textDictionary: TextDictionary?
+    /// The domain objects documents share (`DomainName`); copies of the
+    /// engine share the cache.
+    var domainNames = DomainNames()
     /// A batch of at least this many items, into an index without a
     /// dictionary, trains one (not saved: for tests, which make it small).
     var textDictionaryMinimumBatch = 16_384
@@ -691,6 +694,7 @@ public struct SearchEngine: Sendable {
         reader.itemsByURL = itemsByURL
         reader.webByURL = webByURL
         reader.activitiesByItem = activitiesByItem
+        reader.domainNames = domainNames
         return reader
     }
 
@@ -793,7 +797,7 @@ public struct SearchEngine: Sendable {
         var built = Document(
             uniqueIdentifier: id, title: title, titleLength: title.count,
             contentType: primary.attributes.contentType, domainIdentifier: primary.domain,
-            sources: sources, visibility: primary.visibility, attributes: primary.attributes
+            sources: sources, visibility: primary.visibility, attributes: primary.attributes, domains: domainNames
         ).withTokens(from: [primary.attributes] + merged.map(\.0), expiration: Document.seconds(primary.expiry))
         // The document holds its record where it can: the table lets go of
         // it once the document is in its slot (`SearchEngine+Records`).

@@ -360,10 +360,11 @@ extension SearchEngine {
             engagements[identifier] = try input.readArray(of: Double.self).map(Date.init(timeIntervalSinceReferenceDate:))
         }
 
+        let domains = domainNames
         documents = try loadedRecords.withUnsafeBufferPointer { records throws(SnapshotError) in
             nonisolated(unsafe) let records = records
             return try Self.readChunked(from: &input) { chunk throws(SnapshotError) in
-                try Self.readDocument(from: &chunk, records: records)
+                try Self.readDocument(from: &chunk, records: records, domains: domains)
             }
         }
         input.releaseConsumed()
@@ -510,7 +511,7 @@ extension SearchEngine {
     }
 
     private static func readDocument(
-        from input: inout SnapshotReader, records: UnsafeBufferPointer<IndexRecord>
+        from input: inout SnapshotReader, records: UnsafeBufferPointer<IndexRecord>, domains: DomainNames
     ) throws(SnapshotError) -> Document? {
         switch try input.read(UInt8.self) {
         case 0:
@@ -520,7 +521,7 @@ extension SearchEngine {
             guard position < records.count else { throw SnapshotError(.malformed, "a document names no record") }
             let titleLength = Int(try input.read(UInt32.self))
             let sources = try readSources(from: &input)
-            return Document(record: records.baseAddress! + position, titleLength: titleLength, sources: sources)
+            return Document(record: records.baseAddress! + position, titleLength: titleLength, sources: sources, domains: domains)
         case 2:
             let identifier = try input.readString()
             let title = try input.readString()
@@ -533,7 +534,7 @@ extension SearchEngine {
             let sources = try readSources(from: &input)
             return Document(
                 uniqueIdentifier: identifier, title: title, titleLength: titleLength, contentType: contentType,
-                domainIdentifier: domain, sources: sources, visibility: visibility)
+                domainIdentifier: domain, sources: sources, visibility: visibility, domains: domains)
         case let kind:
             throw SnapshotError(.malformed, "unknown document kind \(kind)")
         }
