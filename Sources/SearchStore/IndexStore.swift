@@ -106,14 +106,24 @@ public final class IndexStore: Sendable {
                 decoder.dateDecodingStrategy = .iso8601
                 // In storage order, sorted here: read through the identifier's
                 // index, each row was a page read at random (a million records
-                // took 7 s, three times a plain scan).
+                // took 7 s, three times a plain scan). Decoded a chunk at a
+                // time as read, each chunk's bodies let go once decoded: all
+                // read first, a million bodies (480 MB at the benchmark's
+                // million items) lay beside their decoded items, and a first
+                // start after an import peaked at 1 GB.
                 var rows: [StoredRow] = []
+                var records: [IndexRecord] = []
+                var chunk: [StoredRow] = []
+                chunk.reserveCapacity(Self.decodeChunk)
                 let cursor = try Row.fetchCursor(db, sql: "SELECT uniqueIdentifier, source, body FROM records")
                 while let row = try cursor.next() {
-                    rows.append(StoredRow(identifier: row[0], source: Source(rawValue: row[1]) ?? .item, body: row[2]))
+                    chunk.append(StoredRow(identifier: row[0], source: Source(rawValue: row[1]) ?? .item, body: row[2]))
+                    if chunk.count == Self.decodeChunk { try Self.decode(&chunk, into: &records, keeping: &rows) }
                 }
-                state.records = try Self.decodeRecords(rows, in: StoredRow.order(of: rows))
-                // A million bodies are freed on another thread (a copy captured
+                try Self.decode(&chunk, into: &records, keeping: &rows)
+                Self.arrange(&records, in: StoredRow.order(of: rows))
+                state.records = consume records
+                // A million rows are freed on another thread (a copy captured
                 // there left the last release, and the freeing, to this one).
                 releaseInBackground(consume rows)
                 for body in try String.fetchAll(db, sql: "SELECT body FROM activities ORDER BY identifier") {
@@ -133,6 +143,34 @@ public final class IndexStore: Sendable {
         }
     }
 
+    /// Records decoded between two releases of their bodies (`load`).
+    static let decodeChunk = 65_536
+
+    /// Decodes `chunk` onto `records`, keeps its rows without their
+    /// bodies in `rows` (to order them by), and empties it.
+    static func decode(_ chunk: inout [StoredRow], into records: inout [IndexRecord], keeping rows: inout [StoredRow]) throws {
+        records.append(contentsOf: try decodeRecords(chunk))
+        for row in chunk { rows.append(row.withoutBody) }
+        chunk.removeAll(keepingCapacity: true)
+    }
+
+    /// Puts `records[order[k]]` at `k` for every `k`, by swaps along the
+    /// permutation's cycles (a copy of each record in its new place
+    /// retained and released every string and set it holds).
+    static func arrange(_ records: inout [IndexRecord], in order: [Int]) {
+        precondition(order.count == records.count)
+        var placed = [Bool](repeating: false, count: records.count)
+        for start in records.indices where !placed[start] {
+            var position = start
+            while order[position] != start {
+                records.swapAt(position, order[position])
+                placed[position] = true
+                position = order[position]
+            }
+            placed[position] = true
+        }
+    }
+
     /// A record as stored, its body not yet decoded.
     struct StoredRow: Sendable {
         var identifier: String
@@ -140,6 +178,13 @@ public final class IndexStore: Sendable {
         var body: String
         /// The identifier's first sixteen bytes, big-endian (zeros past its end).
         private var head: (UInt64, UInt64) = (0, 0)
+
+        /// The row without its body (once decoded: see `IndexStore.load`).
+        var withoutBody: StoredRow {
+            var row = self
+            row.body = ""
+            return row
+        }
 
         init(identifier: String, source: Source, body: String) {
             self.identifier = identifier
@@ -167,13 +212,12 @@ public final class IndexStore: Sendable {
 
     /// Decodes stored records on every core (JSON decoding is most of the
     /// time a store takes to read); the first failure is thrown.
-    static func decodeRecords(_ rows: [StoredRow], in order: [Int]) throws -> [IndexRecord] {
-        try ParallelWork.map(order[...], minimum: 4_096) {
+    static func decodeRecords(_ rows: [StoredRow]) throws -> [IndexRecord] {
+        try ParallelWork.map(rows[...], minimum: 4_096) {
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .iso8601
             var domains = StringInterner()
-            return { position in
-                let row = rows[position]
+            return { row in
                 var body = row.body
                 let plain = body.withUTF8(SearchableItem.init(plainJSON:))
                 var item = try plain ?? decoder.decode(SearchableItem.self, from: Data(body.utf8))

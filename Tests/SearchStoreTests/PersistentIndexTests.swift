@@ -174,6 +174,22 @@ let now = Date(timeIntervalSince1970: 1_800_000_000)
         #expect(try store.load().records.map(\.item.uniqueIdentifier) == expected)
     }
 
+    /// A store's records, decoded in the order they are stored, are put
+    /// in their identifiers' order by swaps along the permutation's cycles:
+    /// every arrangement comes out as the order names it.
+    @Test func recordsArePutInOrderAlongEveryCycle() {
+        var random = SystemRandomNumberGenerator()
+        for count in [0, 1, 2, 3, 10, 257] {
+            for _ in 0..<20 {
+                let records = (0..<count).map { IndexRecord(source: .item, item: sampleItem("r/\($0)", "Lake")) }
+                let order = Array(records.indices).shuffled(using: &random)
+                var arranged = records
+                IndexStore.arrange(&arranged, in: order)
+                #expect(arranged.map(\.item.uniqueIdentifier) == order.map { records[$0].item.uniqueIdentifier })
+            }
+        }
+    }
+
     @Test func aFailedWriteChangesNeitherStoreNorEngine() throws {
         let path = temporaryPath()
         let (index, _) = try PersistentIndex.open(path: path, delegate: nil)
