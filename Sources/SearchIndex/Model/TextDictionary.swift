@@ -134,13 +134,16 @@ final class TextDictionary: Sendable {
 
     /// The byte count of the text `coded` stands for (a walk of its units).
     func decodedCount(_ coded: UnsafeBufferPointer<UInt8>) -> Int {
-        var total = 0
-        var units = 0
-        forEachUnit(of: coded) { word, literal in
-            total += word?.count ?? literal!.count
-            units += 1
+        withUnits { words, wordStarts, codes in
+            var total = 0
+            var units = 0
+            var offset = 0
+            while offset < coded.count {
+                total += Self.nextUnit(of: coded, at: &offset, words: words, wordStarts: wordStarts, codes: codes).count
+                units += 1
+            }
+            return total + max(0, units - 1)
         }
-        return total + max(0, units - 1)
     }
 
     /// Calls `body` with the UTF-8 of the text `coded` stands for, in a
@@ -164,62 +167,75 @@ final class TextDictionary: Sendable {
 
     /// Writes the text `coded` stands for into `buffer`; returns its byte
     /// count, or nil when it does not fit. One walk, without a closure a
-    /// unit: two walks through `forEachUnit` were most of a title's read.
+    /// unit: two walks through a closure a unit were most of a title's read.
     private func decode(_ coded: UnsafeBufferPointer<UInt8>, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int? {
-        guard let input = coded.baseAddress, !coded.isEmpty else { return 0 }
-        return bytes.withUnsafeBufferPointer { bytes in
-            starts.withUnsafeBufferPointer { starts in
-                let (words, wordStarts, codes) = (bytes.baseAddress!, starts.baseAddress!, starts.count - 1)
-                let out = buffer.baseAddress!
-                let (inputCount, capacity) = (coded.count, buffer.count)
-                var offset = 0
-                var end = -1  // as if a space came before the first unit
-                while offset < inputCount {
-                    var value = Int(input[offset])
-                    offset += 1
-                    if value >= 0x80 {
-                        value &= 0x7F
-                        var shift = 7
-                        while true {
-                            precondition(offset < inputCount && shift < 63, "a coded text is damaged")
-                            let byte = input[offset]
-                            offset += 1
-                            value |= Int(byte & 0x7F) << shift
-                            if byte < 0x80 { break }
-                            shift += 7
-                        }
-                    }
-                    let source: UnsafePointer<UInt8>
-                    let count: Int
-                    let isWord = value & 1 == 0
-                    if isWord {
-                        let code = value >> 1
-                        precondition(code < codes, "a coded text names a word the dictionary lacks")
-                        let start = Int(wordStarts[code])
-                        (source, count) = (words + start, Int(wordStarts[code + 1]) - start)
-                    } else {
-                        count = value >> 1
-                        precondition(count <= inputCount - offset, "a coded text is damaged")
-                        source = input + offset
-                        offset += count
-                    }
-                    // A space before every unit but the first (which may be empty).
-                    guard end + 1 + count <= capacity else { return nil }
-                    if end >= 0 { out[end] = 0x20 }
-                    end += 1
-                    if isWord, count <= 8, end + 8 <= capacity {
-                        // A word is read eight bytes at a time: the words
-                        // are followed by eight bytes of room.
-                        UnsafeMutableRawPointer(out + end).storeBytes(
-                            of: UnsafeRawPointer(source).loadUnaligned(as: UInt64.self), as: UInt64.self)
-                    } else {
-                        for index in 0..<count { out[end + index] = source[index] }
-                    }
-                    end += count
+        withUnits { words, wordStarts, codes in
+            let out = buffer.baseAddress!
+            let capacity = buffer.count
+            var offset = 0
+            var end = -1  // as if a space came before the first unit
+            while offset < coded.count {
+                let (source, count, isWord) = Self.nextUnit(of: coded, at: &offset, words: words, wordStarts: wordStarts, codes: codes)
+                // A space before every unit but the first (which may be empty).
+                guard end + 1 + count <= capacity else { return nil }
+                if end >= 0 { out[end] = 0x20 }
+                end += 1
+                if isWord, count <= 8, end + 8 <= capacity {
+                    // A word is read eight bytes at a time: the words
+                    // are followed by eight bytes of room.
+                    UnsafeMutableRawPointer(out + end).storeBytes(
+                        of: UnsafeRawPointer(source).loadUnaligned(as: UInt64.self), as: UInt64.self)
+                } else {
+                    for index in 0..<count { out[end + index] = source[index] }
                 }
-                return max(end, 0)
+                end += count
+            }
+            return max(end, 0)
+        }
+    }
+
+    /// The dictionary's words (followed by eight bytes of room), their
+    /// starts, and how many there are, for a walk of coded units.
+    @inline(__always)
+    private func withUnits<R>(_ body: (UnsafePointer<UInt8>, UnsafePointer<UInt32>, Int) -> R) -> R {
+        bytes.withUnsafeBufferPointer { bytes in
+            starts.withUnsafeBufferPointer { starts in body(bytes.baseAddress!, starts.baseAddress!, starts.count - 1) }
+        }
+    }
+
+    /// The unit of `coded` at `offset` (moved past it): a word of the
+    /// dictionary, or a literal's bytes. The units are the dictionary's own
+    /// writing (`encode`), so a malformed one stops the process.
+    @inline(__always)
+    private static func nextUnit(
+        of coded: UnsafeBufferPointer<UInt8>, at offset: inout Int,
+        words: UnsafePointer<UInt8>, wordStarts: UnsafePointer<UInt32>, codes: Int
+    ) -> (bytes: UnsafePointer<UInt8>, count: Int, isWord: Bool) {
+        let input = coded.baseAddress!
+        var value = Int(input[offset])
+        offset += 1
+        if value >= 0x80 {
+            value &= 0x7F
+            var shift = 7
+            while true {
+                precondition(offset < coded.count && shift < 63, "a coded text is damaged")
+                let byte = input[offset]
+                offset += 1
+                value |= Int(byte & 0x7F) << shift
+                if byte < 0x80 { break }
+                shift += 7
             }
         }
+        if value & 1 == 0 {
+            let code = value >> 1
+            precondition(code < codes, "a coded text names a word the dictionary lacks")
+            let start = Int(wordStarts[code])
+            return (words + start, Int(wordStarts[code + 1]) - start, true)
+        }
+        let length = value >> 1
+        precondition(length <= coded.count - offset, "a coded text is damaged")
+        defer { offset += length }
+        return (input + offset, length, false)
     }
 
     /// The text `coded` stands for.
@@ -238,41 +254,6 @@ final class TextDictionary: Sendable {
             start = index + 1
         }
         body(UnsafeBufferPointer(rebasing: text[start...]))
-    }
-
-    /// Calls `body` with each unit of `coded`: a word of the dictionary,
-    /// or a literal's bytes. The units are the dictionary's own writing
-    /// (`encode`), so a malformed one stops the process.
-    private func forEachUnit(
-        of coded: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>?, UnsafeBufferPointer<UInt8>?) -> Void
-    ) {
-        bytes.withUnsafeBufferPointer { bytes in
-            starts.withUnsafeBufferPointer { starts in
-                var offset = 0
-                while offset < coded.count {
-                    var value = 0
-                    var shift = 0
-                    while true {
-                        precondition(offset < coded.count && shift < 63, "a coded text is damaged")
-                        let byte = coded[offset]
-                        offset += 1
-                        value |= Int(byte & 0x7F) << shift
-                        if byte < 0x80 { break }
-                        shift += 7
-                    }
-                    if value & 1 == 0 {
-                        let code = value >> 1
-                        precondition(code < starts.count - 1, "a coded text names a word the dictionary lacks")
-                        body(UnsafeBufferPointer(rebasing: bytes[Int(starts[code])..<Int(starts[code + 1])]), nil)
-                    } else {
-                        let length = value >> 1
-                        precondition(length <= coded.count - offset, "a coded text is damaged")
-                        body(nil, UnsafeBufferPointer(rebasing: coded[offset..<(offset + length)]))
-                        offset += length
-                    }
-                }
-            }
-        }
     }
 
     /// FNV-1a over the bytes, its bits mixed at the end (the table's home
