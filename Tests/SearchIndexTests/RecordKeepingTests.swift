@@ -85,6 +85,33 @@ import Testing
         #expect(MemoryLayout<Document?>.stride == 40)
     }
 
+    /// Slots are read in place as documents (`withDocument`): an optional
+    /// document must be laid out as the document itself, and a read must
+    /// see each slot's own document, or none for a freed slot.
+    @Test func slotsReadInPlaceAreTheirDocuments() {
+        #expect(MemoryLayout<Document?>.size == MemoryLayout<Document>.size)
+        #expect(MemoryLayout<Document?>.stride == MemoryLayout<Document>.stride)
+        var e = SearchEngine()
+        e.index((0..<40).map { item("r/\($0)", title: "title \($0)", domain: $0 % 2 == 0 ? "even" : nil) })
+        e.deleteItems(identifiers: ["r/7", "r/20"])
+        var present = 0
+        e.documents.withUnsafeBufferPointer { slots in
+            for slot in slots.indices {
+                let read = slots.withDocument(at: slot) { ($0.uniqueIdentifier, $0.domainIdentifier, $0.title, $0.leadingBytes) }
+                guard let copy = e.documents[slot] else {
+                    #expect(read == nil, "slot \(slot)")
+                    continue
+                }
+                present += 1
+                #expect(read?.0 == copy.uniqueIdentifier)
+                #expect(read?.1 == copy.domainIdentifier)
+                #expect(read?.2 == copy.title)
+                #expect(read?.3 == copy.attributes?.packed.leadingBytes)
+            }
+        }
+        #expect(present == 38)
+    }
+
     /// Documents of one domain share its object, across batches, a
     /// snapshot's load and a rebuild; their domain reads back whatever the
     /// cache kept.

@@ -136,7 +136,7 @@ extension SearchEngine {
         var sink: UInt32 = 0
         documents.withUnsafeBufferPointer { documents in
             for doc in docs {
-                sink &+= UInt32(documents[Int(doc)]?.attributes?.packed.leadingBytes ?? 0)
+                sink &+= UInt32(documents.withDocument(at: Int(doc)) { $0.leadingBytes } ?? 0)
             }
         }
         keepValue(sink)
@@ -170,7 +170,7 @@ extension SearchEngine {
         // The slot's stored fields are read in place: a copy of the whole
         // document went through the runtime's generic copy, a retain of
         // every reference it holds (a twentieth of a short keystroke).
-        let fields = documents[Int(doc)]!.resultFields
+        let fields = documents.withUnsafeBufferPointer { $0.withDocument(at: Int(doc)) { $0.resultFields } }.unsafelyUnwrapped
         let attributes: AttributeSet, title: String, contentType: String
         if let own = fields.attributes {
             (attributes, title, contentType) = (own, own.shownTitle, own.contentType)

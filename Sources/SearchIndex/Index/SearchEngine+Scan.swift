@@ -255,12 +255,13 @@ extension SearchEngine {
         func rankingKey(_ candidate: PackedCandidate, engagement: Double) -> RankedSlot {
             documents.withUnsafeBufferPointer { documents in
                 let key = candidate.key
-                return RankedSlot(key: RankingKey(
-                    typos: Int(key >> 56), wholeWords: terms.count - Int((key >> 48) & 0xff),
-                    fieldScore: Int((key >> 40) & 0xff), engagement: engagement,
-                    sources: documents[Int(candidate.doc)]!.sourceCount,
-                    titleLength: documents[Int(candidate.doc)]!.titleLength,
-                    uniqueIdentifier: documents[Int(candidate.doc)]!.uniqueIdentifier), doc: candidate.doc)
+                return documents.withDocument(at: Int(candidate.doc)) { document in
+                    RankedSlot(key: RankingKey(
+                        typos: Int(key >> 56), wholeWords: terms.count - Int((key >> 48) & 0xff),
+                        fieldScore: Int((key >> 40) & 0xff), engagement: engagement,
+                        sources: document.sourceCount, titleLength: document.titleLength,
+                        uniqueIdentifier: document.uniqueIdentifier), doc: candidate.doc)
+                }.unsafelyUnwrapped
             }
         }
         // Every kept document's slot is read below: all at once first.

@@ -225,10 +225,12 @@ extension SearchEngine {
         // Documents are read in place: a copy retains every string it holds.
         func rank(_ entry: TopEntry, typos: Int, whole: Bool) -> RankedSlot {
             documents.withUnsafeBufferPointer { documents in
-                RankedSlot(key: RankingKey(
-                    typos: typos, wholeWords: whole ? 1 : 0, fieldScore: Int(entry.field), engagement: 0,
-                    sources: documents[Int(entry.doc)]!.sourceCount, titleLength: documents[Int(entry.doc)]!.titleLength,
-                    uniqueIdentifier: documents[Int(entry.doc)]!.uniqueIdentifier), doc: entry.doc)
+                documents.withDocument(at: Int(entry.doc)) { document in
+                    RankedSlot(key: RankingKey(
+                        typos: typos, wholeWords: whole ? 1 : 0, fieldScore: Int(entry.field), engagement: 0,
+                        sources: document.sourceCount, titleLength: document.titleLength,
+                        uniqueIdentifier: document.uniqueIdentifier), doc: entry.doc)
+                }.unsafelyUnwrapped
             }
         }
         let expiry = expiryTest(at: query.now)

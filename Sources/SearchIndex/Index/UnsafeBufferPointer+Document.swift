@@ -1,0 +1,20 @@
+extension UnsafeBufferPointer<Document?> {
+    /// Calls `body` with the document in `slot` where it lies, or returns
+    /// nil for an empty slot.
+    ///
+    /// Why: `documents[slot]!` copies the whole document before reading
+    /// one field of it, a retain and a release of its identifier, domain
+    /// and set (three cache lines written at a million items) and a call
+    /// to the optional's outlined copy: gathering the fifty results' slots
+    /// and ranking them did that for each. An optional document is the
+    /// document's own bytes (its empty case is one of the identifier's
+    /// spare bit patterns; `RecordKeepingTests` checks the sizes agree),
+    /// so a present one is read through a pointer to `Document`.
+    @inline(__always)
+    func withDocument<R>(at slot: Int, _ body: (borrowing Document) -> R) -> R? {
+        precondition(slot >= 0 && slot < count, "slot out of range")
+        let element = baseAddress.unsafelyUnwrapped + slot
+        guard element.pointee != nil else { return nil }
+        return UnsafeRawPointer(element).withMemoryRebound(to: Document.self, capacity: 1) { body($0.pointee) }
+    }
+}
