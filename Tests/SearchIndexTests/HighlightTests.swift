@@ -53,6 +53,31 @@ import Testing
         #expect(compared > 1_000)
     }
 
+    /// The word-at-a-time check finds each byte the plain-text rules look
+    /// at (beyond ASCII, carriage return, `@`, digits) wherever it lies,
+    /// in texts of every length around a word's, and nothing else: every
+    /// byte value, in every position of texts of 1 to 19 letters.
+    @Test func eachByteThePlainRulesReadIsFoundWhereverItLies() {
+        func isCandidate(_ byte: UInt8) -> Bool {
+            byte >= 0x80 || byte == 0x0D || byte == UInt8(ascii: "@") || (byte >= 0x30 && byte <= 0x39)
+        }
+        var wrong: [String] = []
+        for length in 1...19 {
+            for position in 0..<length {
+                for value in 0...255 {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "k"), count: length)
+                    bytes[position] = UInt8(value)
+                    let found = bytes.withUnsafeBufferPointer { SearchEngine.containsNonPlainCandidate($0) }
+                    if found != isCandidate(UInt8(value)) { wrong.append("\(length)/\(position)/\(value)") }
+                }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(10))")
+        #expect(![UInt8]().withUnsafeBufferPointer { SearchEngine.containsNonPlainCandidate($0) })
+        let text = Array("Misatonve Mianrabri, Cozo-Zofordlen (the ~last~ one)!".utf8)
+        #expect(!text.withUnsafeBufferPointer { SearchEngine.containsNonPlainCandidate($0) })
+    }
+
     /// A title of CJK characters, found by an ASCII term in another field,
     /// has nothing to highlight, and is decided without the tokenizer; a
     /// title with anything an ASCII term can reach (an ASCII word, or a
