@@ -98,6 +98,32 @@ import TestSupport
     func asciiPathMatchesTheGeneralPath(text: String) {
         #expect(Tokenizer.indexTokens(text) == general(text))
     }
+
+    /// Han text (ideographs and spaces, anywhere, however many) is
+    /// tokenized without the general path, into exactly its tokens; text
+    /// with anything else in it is left to the general path.
+    @Test func hanPathMatchesTheGeneralPath() {
+        var generator = SeededGenerator(seed: 7)
+        let alphabet: [String] = ["北", "极", "光", "京", "夏", "空", "㐀", "䶿", "一", "鿿", " ", " "]
+        var compared = 0
+        for _ in 0..<500 {
+            let text = (0..<Int.random(in: 0...9, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }.joined()
+            let fast = Tokenizer.hanIndexTokens(text)
+            #expect(fast != nil, "\(text)")
+            #expect(fast == general(text), "\(text)")
+            #expect(Tokenizer.indexTokens(text) == general(text), "\(text)")
+            if fast?.isEmpty == false { compared += 1 }
+        }
+        #expect(compared > 300)
+        #expect(Tokenizer.indexTokens("北极光") == [
+            Token(text: "北", start: 0, length: 1), Token(text: "北极", start: 0, length: 2),
+            Token(text: "极", start: 1, length: 1), Token(text: "极光", start: 1, length: 2),
+            Token(text: "光", start: 2, length: 1),
+        ])
+        for mixed in ["北极 light", "北极\u{FE00}", "北\t极", "北极。", "ｶﾀｶﾅ", "北极5", "\u{F900}", "カタ"] {
+            #expect(Tokenizer.hanIndexTokens(mixed) == nil, "\(mixed)")
+        }
+    }
 }
 
 /// A document's distinct tokens: first-seen order, each with its best field,

@@ -41,6 +41,7 @@ public enum Tokenizer {
     }
 
     private static func generalIndexTokens(_ text: String) -> [Token] {
+        if let han = hanIndexTokens(text) { return han }
         var tokens: [Token] = []
         // Digit groups of consecutive number-like chunks (`+1 (555) 010-2345`).
         var groups: [Token] = []
