@@ -69,10 +69,11 @@ struct Document: Sendable {
         }
     }
 
-    /// The fields a result copies, read together. Stored fields and bit
-    /// operations on them only: read through `documents[slot]!`, a getter
-    /// that calls out (the title's decoding, the sources' shared lists)
-    /// has the whole slot copied first, a retain of every reference it holds.
+    /// The fields a result copies, read together (in place, through
+    /// `withDocument`). Stored fields and bit operations on them only: a
+    /// getter that calls out (the title's decoding, the sources' shared
+    /// lists) has the whole slot copied first, a retain of every reference
+    /// it holds.
     @inline(__always) var resultFields: ResultFields {
         ResultFields(
             identifier: uniqueIdentifier, domain: domainIdentifier, attributes: attributes, sources: sourceSet,
