@@ -45,11 +45,12 @@ struct Document: Sendable {
 
     /// The attribute set results show; nil for a document a snapshot wrote
     /// whole (see `shown`).
-    @inline(__always) var attributes: AttributeSet? {
-        if case .attributes(let storage) = shown {
-            return AttributeSet(packed: PackedAttributes(storage: storage, offset: offsetAndSources & Self.lowBits))
-        }
-        return nil
+    @inline(__always) var attributes: AttributeSet? { packed.map(AttributeSet.init(packed:)) }
+
+    /// The shown set as its storage and offset.
+    @inline(__always) private var packed: PackedAttributes? {
+        guard case .attributes(let storage) = shown else { return nil }
+        return PackedAttributes(storage: storage, offset: offsetAndSources & Self.lowBits)
     }
 
     /// The title results show: the attribute set's shown title (it was
@@ -93,10 +94,7 @@ struct Document: Sendable {
 
     /// `PackedAttributes.leadingBytes` of the shown set (0 for none): read
     /// to bring a result's slot and set into the cache ahead of their use.
-    @inline(__always) var leadingBytes: UInt8 {
-        guard case .attributes(let storage) = shown else { return 0 }
-        return PackedAttributes(storage: storage, offset: offsetAndSources & Self.lowBits).leadingBytes
-    }
+    @inline(__always) var leadingBytes: UInt8 { packed?.leadingBytes ?? 0 }
 
     @inline(__always) var domainIdentifier: String? { domain?.value }
     /// The domain's shared object (for tests).

@@ -308,7 +308,8 @@ struct PackedAttributes: @unchecked Sendable {
                     let isCoded = coded || canonicalDictionary != nil
                     if records.count + bytes.count + PackedStorage.recordHeaderSize > PackedStorage.sharedBytes { flush() }
                     pending.append((result.count, UInt32(records.count)))
-                    let word = UInt32(bytes.count) | (isCoded ? PackedStorage.codedRecordFlag : 0) | UInt32(tail) << 16
+                    let word = PackedStorage.recordWord(count: bytes.count, tail: tail)!
+                        | (isCoded ? PackedStorage.codedRecordFlag : 0)
                     withUnsafeBytes(of: word) { records.append(contentsOf: $0) }
                     records.append(contentsOf: bytes)
                     return true
@@ -651,7 +652,6 @@ final class PackedStorage: ManagedBuffer<PackedStorage.Header, UInt8> {
         return unsafeDowncast(buffer, to: PackedStorage.self)
     }
 }
-
 
 /// Appends fields in the packed form.
 struct PackedWriter {

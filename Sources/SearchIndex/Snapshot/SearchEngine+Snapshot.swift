@@ -100,7 +100,7 @@ extension SearchEngine {
         // (`PackedStorage.recordWord`; all ones for a set too large), so
         // that a load reads them in windows of the run (`PackedStorage.window`).
         let setBytes = recordList.reduce(0) { total, record in
-            total + 4 + record.item.attributeSet.packed.canonicalLayout.count
+            total + PackedStorage.recordHeaderSize + record.item.attributeSet.packed.canonicalLayout.count
         }
         try out.write(UInt64(setBytes))
         for record in recordList {

@@ -8,7 +8,8 @@ import Foundation
 
 extension SnapshotWriter {
     /// Writes `item`, whose attribute set's bytes were written at
-    /// `setStart` in the run of sets; moves `setStart` past them.
+    /// `setStart` in the run of sets (after their record word); moves
+    /// `setStart` past them.
     mutating func write(_ item: SearchableItem, attributesAt setStart: inout Int) throws {
         try write(item.uniqueIdentifier)
         try write(item.domainIdentifier)
@@ -16,10 +17,10 @@ extension SnapshotWriter {
         try write(UInt8(Visibility.allCases.firstIndex(of: item.visibility)!))
         let (count, tail) = item.attributeSet.packed.canonicalLayout
         // Past the set's record word.
-        try write(UInt64(setStart + 4))
+        try write(UInt64(setStart + PackedStorage.recordHeaderSize))
         try write(UInt32(count))
         try write(UInt32(tail))
-        setStart += 4 + count
+        setStart += PackedStorage.recordHeaderSize + count
     }
 }
 
@@ -59,7 +60,7 @@ extension SnapshotReader {
         // A set is read in place, through a window over the run of sets
         // that its neighbours share, when its record word says what the
         // record says and the file was verified or its bytes are a set.
-        let recordStart = Int(start) - 4
+        let recordStart = Int(start) - PackedStorage.recordHeaderSize
         if let owner, recordStart >= 0, let word = PackedStorage.recordWord(count: count, tail: tail),
             sets.loadUnaligned(fromByteOffset: recordStart, as: UInt32.self) == word,
             verified || PackedAttributes.wellFormedTail(bytes) == tail
