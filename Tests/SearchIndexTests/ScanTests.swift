@@ -455,3 +455,63 @@ import Testing
         }
     }
 }
+
+/// A one-term keystroke with typos counts its matches a bit a document
+/// beside its broad subtree's field map (or without one when every match
+/// is small), not through a code map: the totals are enumeration's, expired
+/// documents left out, and no code map is made until a space ends the term.
+@Suite struct TypoCountTests {
+    func engines() -> (counting: SearchEngine, enumerating: SearchEngine) {
+        var items: [SearchableItem] = []
+        func add(_ count: Int, _ prefix: String, title: (Int) -> String, expired: Bool = false) {
+            for i in 0..<count {
+                items.append(item(
+                    "\(prefix)/\(i)", title: title(i),
+                    expires: expired ? referenceNow.addingTimeInterval(-60) : nil))
+            }
+        }
+        // "lante": one broad subtree; its typos ("lamte", "lsnte", "kante") small.
+        add(600, "broad", title: { "lantern \($0 % 30 == 0 ? "lamtern" : "room")" })
+        add(30, "near", title: { "lamtern \($0 % 5 == 0 ? "kantern" : "gate")" })
+        add(40, "far", title: { _ in "lsntern shade" })
+        add(40, "king", title: { _ in "kantern hill" })
+        // "ribbo": three small subtrees, broad only together.
+        add(40, "ribbon", title: { _ in "ribbon tie" })
+        add(40, "ribbin", title: { _ in "ribbin knot" })
+        add(40, "rubbon", title: { _ in "rubbon bow" })
+        add(8, "gone", title: { $0 % 2 == 0 ? "lantern lamtern" : "kantern rubbon" }, expired: true)
+        add(200, "other", title: { "pebble \($0)" })
+        var counting = SearchEngine()
+        counting.index(items)
+        var enumerating = counting
+        enumerating.scanEnabled = false
+        enumerating.topListThreshold = .max
+        counting.fieldMapQueryMinimumSlots = 0
+        counting.fieldMapMinimumDocuments = 30
+        counting.topListThreshold = 20
+        counting.warmTopLists()
+        return (counting, enumerating)
+    }
+
+    @Test func totalsAreEnumerationsAndLeaveNoCodeMap() {
+        let (counting, enumerating) = engines()
+        for term in ["lante", "lanter", "lamte", "ribbo", "ribbon", "kante"] {
+            let request = SearchQuery(term, limit: 10, now: referenceNow)
+            let a = counting.search(request), b = enumerating.search(request)
+            #expect(a.total == b.total, "\(term) total")
+            #expect(a.results.map(\.uniqueIdentifier) == b.results.map(\.uniqueIdentifier), "\(term)")
+            let matches = counting.termMatches.matches(for: term, in: counting.trie)
+            #expect(matches.prefix.count > 1 && counting.isBroad(matches), "\(term): several subtrees, broad together")
+            let mapped = counting.termMatches.knownCodeMap(for: term) != nil
+            #expect(!mapped, "\(term): counted without a code map")
+        }
+        // The space after a term makes its code map, for the second term.
+        let ended = SearchQuery("lante ", limit: 10, now: referenceNow)
+        #expect(counting.search(ended).total == enumerating.search(ended).total)
+        #expect(counting.termMatches.knownCodeMap(for: "lante") != nil, "the term's code map, made at the space")
+        let request = SearchQuery("lante roo", limit: 10, now: referenceNow)
+        let a = counting.search(request), b = enumerating.search(request)
+        #expect(a.total == b.total && a.total > 0)
+        #expect(a.results.map(\.uniqueIdentifier) == b.results.map(\.uniqueIdentifier))
+    }
+}

@@ -65,9 +65,15 @@ struct FieldMap: Sendable, Equatable {
     /// The field of `slot`, or `SearchEngine.noField`.
     subscript(slot: Int) -> UInt8 {
         guard slot < count else { return SearchEngine.noField }
-        let (byte, shift) = Self.place(of: slot)
-        let field = bytes[byte] >> shift & 0xF
+        let field = bytes.withUnsafeBufferPointer { Self.half(of: slot, in: $0) }
         return field == Self.none ? SearchEngine.noField : field
+    }
+
+    /// `slot`'s half byte in packed `bytes` (which cover it): its field, or `none`.
+    @inline(__always)
+    static func half(of slot: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UInt8 {
+        let (byte, shift) = place(of: slot)
+        return bytes[byte] >> shift & 0xF
     }
 
     /// Lowers `slot`'s field to `field` where that is better, covering the

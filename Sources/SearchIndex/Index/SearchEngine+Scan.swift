@@ -408,7 +408,13 @@ extension SearchEngine {
     /// 125 KB at a million slots, however few the term's postings (a
     /// one-term keystroke with typos that the best lists answer counts
     /// its matches this way).
-    func documentBits(of matches: TokenTrie.TermMatches, roots: [Int32]) -> (bits: [UInt64], count: Int) {
+    ///
+    /// With `outside`, a subtree among `roots` and its field map, slots
+    /// holding a token of that subtree are left unset and uncounted, and
+    /// its own postings unread (see `matchCount`).
+    func documentBits(
+        of matches: TokenTrie.TermMatches, roots: [Int32], outside base: (node: Int32, map: FieldMap)? = nil
+    ) -> (bits: [UInt64], count: Int) {
         var bits = [UInt64](repeating: 0, count: (documents.count + 63) / 64)
         var count = 0
         bits.withUnsafeMutableBufferPointer { bits in
@@ -420,8 +426,28 @@ extension SearchEngine {
                     bits[word] = old | 1 << shift
                 }
             }
-            for root in roots { trie.forEachPostingList(under: root, mark) }
-            for node in matches.whole.keys { trie.withPostings(of: node, mark) }
+            guard let base else {
+                for root in roots { trie.forEachPostingList(under: root, mark) }
+                for node in matches.whole.keys { trie.withPostings(of: node, mark) }
+                return
+            }
+            base.map.bytes.withUnsafeBufferPointer { map in
+                let covered = base.map.count
+                func markOutside(_ postings: UnsafeBufferPointer<TokenTrie.Posting>) {
+                    for posting in postings {
+                        let slot = Int(posting.doc)
+                        if slot < covered, FieldMap.half(of: slot, in: map) != FieldMap.none { continue }
+                        let word = slot >> 6, shift = UInt64(slot & 63)
+                        let old = bits[word]
+                        count &+= Int(truncatingIfNeeded: ~old >> shift & 1)
+                        bits[word] = old | 1 << shift
+                    }
+                }
+                for root in roots where root != base.node { trie.forEachPostingList(under: root, markOutside) }
+                for node in matches.whole.keys where !trie.isAncestor(base.node, of: node) {
+                    trie.withPostings(of: node, markOutside)
+                }
+            }
         }
         return (bits, count)
     }

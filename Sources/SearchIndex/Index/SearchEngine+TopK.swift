@@ -302,7 +302,10 @@ extension SearchEngine {
         // Taken bucket by bucket, each in static order, the list is in rank
         // order already; only engaged documents join out of order.
         if !engaged.isEmpty { ranked.sort { $0.key < $1.key } }
-        return (matchCount(matches, of: term, now: query.now), Array(ranked.prefix(limit)))
+        // A space typed after the term ends it: a second term is coming,
+        // which will want this one's code map.
+        let ended = query.text.last?.isWhitespace ?? false
+        return (matchCount(matches, of: term, now: query.now, mapsBroadTerm: ended), Array(ranked.prefix(limit)))
     }
 
     /// The slots of documents with views. While a load's identifier map
@@ -325,9 +328,12 @@ extension SearchEngine {
     }
 
     /// Distinct visible documents the term matches: from the trie's counts
-    /// when one node covers every match, from its code map when a broad
-    /// node is among several, else by a bit a document (`documentBits`).
-    private func matchCount(_ matches: TokenTrie.TermMatches, of term: String, now: Date) -> Int {
+    /// when one node covers every match; when it is broad and reaches
+    /// several, from its code map if a keystroke made one (or
+    /// `mapsBroadTerm` asks for one), else from its broad node's count and
+    /// a bit a document for its other documents when they are few, else
+    /// from a new code map; else by a bit a document (`documentBits`).
+    private func matchCount(_ matches: TokenTrie.TermMatches, of term: String, now: Date, mapsBroadTerm: Bool) -> Int {
         /// What decides whether the term matches a document. (A closure
         /// capturing `self` copied the whole engine into a box on every
         /// keystroke: a tenth of a one-letter keystroke.)
@@ -335,6 +341,7 @@ extension SearchEngine {
             case subtree(Int32)
             case codes([UInt8])
             case bits([UInt64])
+            case subtreeOrBits(FieldMap, [UInt64])
         }
         let roots = trie.topmost(of: matches.prefix)
         var total: Int
@@ -344,6 +351,25 @@ extension SearchEngine {
         {
             total = trie[root].documentCount
             cover = .subtree(root)
+        } else if !mapsBroadTerm, isBroad(matches), termMatches.knownCodeMap(for: term) == nil,
+            let base = countingBase(of: matches, roots: roots)
+        {
+            // A term of five letters or more with its typos: hundreds of
+            // small subtrees, and at most one broad one (the letters as
+            // typed). A code map for it was a megabyte to clear (and the
+            // broad node's map to unpack) at every keystroke, for a
+            // count; the next keystroke's longer term needed another. (The
+            // space after the term, or a second term, makes its code map.)
+            if let base {
+                let map = fieldMap(ofSubtree: base)
+                let outside = documentBits(of: matches, roots: roots, outside: (base, map))
+                total = trie[base].documentCount + outside.count
+                cover = .subtreeOrBits(map, outside.bits)
+            } else {
+                let marked = documentBits(of: matches, roots: roots)
+                total = marked.count
+                cover = .bits(marked.bits)
+            }
         } else if isBroad(matches) {
             // A broad term with typos: count its code map, kept for the next
             // keystrokes (the same term again, then with a second term).
@@ -365,11 +391,44 @@ extension SearchEngine {
                 covered = codes[Int(doc)] != TermProbe.miss
             case .bits(let bits):
                 covered = bits[Int(doc) >> 6] & (1 << UInt64(doc & 63)) != 0
+            case .subtreeOrBits(let map, let bits):
+                covered = map[Int(doc)] != Self.noField || bits[Int(doc) >> 6] & (1 << UInt64(doc & 63)) != 0
             }
             if covered { total -= 1 }
         }
         return total
     }
+
+    /// How a broad term's matches are counted a bit a document: against
+    /// its one root with a field map (`.some(root)`), or with none
+    /// (`.some(nil)`), when the postings of the others are few enough to
+    /// mark one by one; nil when a code map counts them better (two
+    /// broad roots, or more than `countingMarkLimit` postings).
+    private func countingBase(of matches: TokenTrie.TermMatches, roots: [Int32]) -> Int32?? {
+        let minimum = fieldMapMinimum
+        var base: Int32?
+        var others = 0
+        for root in roots {
+            if trie[root].documentCount >= minimum {
+                guard base == nil else { return nil }
+                base = root
+            } else {
+                others += trie[root].subtreeCount
+            }
+        }
+        for node in matches.whole.keys where base.map({ !trie.isAncestor($0, of: node) }) ?? true {
+            others += trie[node].postingList.count
+        }
+        return others <= Self.countingMarkLimit ? .some(base) : nil
+    }
+
+    /// Postings a count marks one by one, a bit a slot, before a code
+    /// map counts instead: a bit in 125 KB (at a million slots) costs less
+    /// than a byte in a megabyte, with no megabyte to clear, so up to four
+    /// times what the cores would share marking a code map (at a million
+    /// items, 65,536, 262,144 and a million gave five-letter keystroke
+    /// medians within the machine's noise of each other).
+    static let countingMarkLimit = 262_144
 }
 
 /// The query-independent part of a document's rank, kept beside `documents`
