@@ -107,6 +107,41 @@ import Testing
         #expect(sawNew && sawRetired)
     }
 
+    /// A subtree's posting lists, read as its ordered range while no node
+    /// has been made since the reorder (pruned nodes among them) and by a
+    /// walk once one has, are those a walk down its child lists finds.
+    @Test(arguments: [7, 8])
+    func aSubtreesPostingListsAreTheOnesItsChildListsReach(seed: UInt64) {
+        var (trie, words) = churnedTrie(seed: seed)
+        var generator = SeededGenerator(seed: seed)
+        _ = trie.reorder()
+        func expectWalkedLists(_ stage: String) {
+            for node in liveNodes(trie) {
+                var read: [[UInt32]] = []
+                trie.forEachPostingList(under: node) { read.append($0.map(\.doc)) }
+                var stack: [Int32] = [node]
+                var walked: [[UInt32]] = []
+                while let current = stack.popLast() {
+                    if !trie[current].postingList.isEmpty { walked.append(trie[current].postings.map(\.doc)) }
+                    stack.append(contentsOf: trie[current].children.map(\.node))
+                }
+                #expect(read.sorted { $0.lexicographicallyPrecedes($1) } == walked.sorted { $0.lexicographicallyPrecedes($1) },
+                        "\(stage): under \(trie.token(at: node))")
+            }
+        }
+        expectWalkedLists("ordered")
+        for _ in 0..<30 {
+            let withPostings = liveNodes(trie).filter { !trie[$0].postingList.isEmpty }
+            let node = withPostings.randomElement(using: &generator)!
+            trie.remove(doc: trie[node].postings[0].doc, from: node)
+        }
+        #expect(trie.retiredNodes > 0 && trie.nodes.count == Int(trie.orderedLimit), "pruned, nothing made")
+        expectWalkedLists("pruned")
+        for doc in UInt32(5_000)..<5_040 { trie.insert(words.word(1...10), posting: .init(doc: doc, field: 0)) }
+        #expect(trie.nodes.count > Int(trie.orderedLimit), "nodes made since the reorder")
+        expectWalkedLists("made since")
+    }
+
     /// The arena's probes code each document as a walk up the trie from its
     /// tokens' nodes does, when some nodes were made after the trie was put
     /// in order (tested by a walk) and the rest lie in ranges.
