@@ -418,15 +418,17 @@ extension SearchEngine {
         var bits = [UInt64](repeating: 0, count: (documents.count + 63) / 64)
         var count = 0
         bits.withUnsafeMutableBufferPointer { bits in
-            func mark(_ postings: UnsafeBufferPointer<TokenTrie.Posting>) {
-                for posting in postings {
-                    let word = Int(posting.doc) >> 6, shift = UInt64(posting.doc & 63)
-                    let old = bits[word]
-                    count &+= Int(truncatingIfNeeded: ~old >> shift & 1)
-                    bits[word] = old | 1 << shift
-                }
+            /// Sets `slot`'s bit, counting it when it was clear (no branch).
+            @inline(__always) func set(_ slot: Int) {
+                let word = slot >> 6, shift = UInt64(slot & 63)
+                let old = bits[word]
+                count &+= Int(truncatingIfNeeded: ~old >> shift & 1)
+                bits[word] = old | 1 << shift
             }
             guard let base else {
+                func mark(_ postings: UnsafeBufferPointer<TokenTrie.Posting>) {
+                    for posting in postings { set(Int(posting.doc)) }
+                }
                 for root in roots { trie.forEachPostingList(under: root, mark) }
                 for node in matches.whole.keys { trie.withPostings(of: node, mark) }
                 return
@@ -437,10 +439,7 @@ extension SearchEngine {
                     for posting in postings {
                         let slot = Int(posting.doc)
                         if slot < covered, FieldMap.half(of: slot, in: map) != FieldMap.none { continue }
-                        let word = slot >> 6, shift = UInt64(slot & 63)
-                        let old = bits[word]
-                        count &+= Int(truncatingIfNeeded: ~old >> shift & 1)
-                        bits[word] = old | 1 << shift
+                        set(slot)
                     }
                 }
                 for root in roots where root != base.node { trie.forEachPostingList(under: root, markOutside) }

@@ -328,11 +328,8 @@ extension SearchEngine {
     }
 
     /// Distinct visible documents the term matches: from the trie's counts
-    /// when one node covers every match; when it is broad and reaches
-    /// several, from its code map if a keystroke made one (or
-    /// `mapsBroadTerm` asks for one), else from its broad node's count and
-    /// a bit a document for its other documents when they are few, else
-    /// from a new code map; else by a bit a document (`documentBits`).
+    /// when one node covers every match; else by a bit a document
+    /// (`documentBits`), or from the term's code map, as `counting` decides.
     private func matchCount(_ matches: TokenTrie.TermMatches, of term: String, now: Date, mapsBroadTerm: Bool) -> Int {
         /// What decides whether the term matches a document. (A closure
         /// capturing `self` copied the whole engine into a box on every
@@ -351,15 +348,7 @@ extension SearchEngine {
         {
             total = trie[root].documentCount
             cover = .subtree(root)
-        } else if !mapsBroadTerm, isBroad(matches), termMatches.knownCodeMap(for: term) == nil,
-            let base = countingBase(of: matches, roots: roots)
-        {
-            // A term of five letters or more with its typos: hundreds of
-            // small subtrees, and at most one broad one (the letters as
-            // typed). A code map for it was a megabyte to clear (and the
-            // broad node's map to unpack) at every keystroke, for a
-            // count; the next keystroke's longer term needed another. (The
-            // space after the term, or a second term, makes its code map.)
+        } else if case .marked(let base) = counting(matches, of: term, roots: roots, mapsBroadTerm: mapsBroadTerm) {
             if let base {
                 let map = fieldMap(ofSubtree: base)
                 let outside = documentBits(of: matches, roots: roots, outside: (base, map))
@@ -370,16 +359,12 @@ extension SearchEngine {
                 total = marked.count
                 cover = .bits(marked.bits)
             }
-        } else if isBroad(matches) {
-            // A broad term with typos: count its code map, kept for the next
-            // keystrokes (the same term again, then with a second term).
+        } else {
+            // A broad term's code map, kept for the next keystrokes (the
+            // same term again, then with a second term).
             let map = termMatches.codeMap(for: term) { termCodeMap(matches) }
             total = map.hits
             cover = .codes(map.codes)
-        } else {
-            let marked = documentBits(of: matches, roots: roots)
-            total = marked.count
-            cover = .bits(marked.bits)
         }
         for doc in expiringDocuments {
             guard documents[Int(doc)] != nil, expiration(ofSlot: Int(doc)) <= now.timeIntervalSinceReferenceDate else { continue }
@@ -399,18 +384,36 @@ extension SearchEngine {
         return total
     }
 
-    /// How a broad term's matches are counted a bit a document: against
-    /// its one root with a field map (`.some(root)`), or with none
-    /// (`.some(nil)`), when the postings of the others are few enough to
-    /// mark one by one; nil when a code map counts them better (two
-    /// broad roots, or more than `countingMarkLimit` postings).
-    private func countingBase(of matches: TokenTrie.TermMatches, roots: [Int32]) -> Int32?? {
+    /// How `matchCount` counts a term that reaches several subtrees.
+    private enum Counting {
+        /// A bit a document for the matches' postings, those under `outside`
+        /// (a broad subtree, counted by the trie and skipped through its
+        /// field map) left out.
+        case marked(outside: Int32?)
+        /// Through the term's code map, made unless a keystroke made it.
+        case codeMap
+    }
+
+    /// A term that is not broad is marked. A broad one (five letters or
+    /// more with its typos: hundreds of small subtrees, and at most one
+    /// broad one, the letters as typed) is marked outside its broad
+    /// subtree too, unless a keystroke made its code map already, a space
+    /// ended the term (`mapsBroadTerm`: the second term will want the
+    /// map), it reaches two broad subtrees, or its other matches have more
+    /// than `countingMarkLimit` postings. (A code map for a mere count was
+    /// a megabyte to clear and the broad node's map to unpack at every
+    /// keystroke, and the next keystroke's longer term needed another.)
+    private func counting(
+        _ matches: TokenTrie.TermMatches, of term: String, roots: [Int32], mapsBroadTerm: Bool
+    ) -> Counting {
+        guard isBroad(matches) else { return .marked(outside: nil) }
+        guard !mapsBroadTerm, termMatches.knownCodeMap(for: term) == nil else { return .codeMap }
         let minimum = fieldMapMinimum
         var base: Int32?
         var others = 0
         for root in roots {
             if trie[root].documentCount >= minimum {
-                guard base == nil else { return nil }
+                guard base == nil else { return .codeMap }
                 base = root
             } else {
                 others += trie[root].subtreeCount
@@ -419,7 +422,7 @@ extension SearchEngine {
         for node in matches.whole.keys where base.map({ !trie.isAncestor($0, of: node) }) ?? true {
             others += trie[node].postingList.count
         }
-        return others <= Self.countingMarkLimit ? .some(base) : nil
+        return others <= Self.countingMarkLimit ? .marked(outside: base) : .codeMap
     }
 
     /// Postings a count marks one by one, a bit a slot, before a code
