@@ -31,7 +31,15 @@ import Foundation
 /// Field maps are kept for nodes reaching at least one slot in sixteen,
 /// built from their children's maps, cached beside the best lists and kept
 /// up to date with them when a document under the node changes
-/// (`SearchEngine+TopListUpkeep`).
+/// (`SearchEngine+TopListUpkeep`). A large node whose postings nearly all
+/// lie in one map below it keeps none: it is read as that map and the few
+/// other postings, its residual, kept gathered (`subtreeCover`):
+///
+/// ```
+///   "misa" ─┬ "tonve"●  own map     "misa" and "misatonve"'s subtree keep
+///           │   └ "s"●              no map: each is "misatonve"'s own map
+///           └ "b…"●                 plus a residual ("misatonves", "misab…")
+/// ```
 extension SearchEngine {
     /// "No token in this subtree" in a field map.
     static let noField: UInt8 = 0xFF
@@ -43,25 +51,142 @@ extension SearchEngine {
     /// `FieldMap`: slots past its end have none).
     func fieldMap(ofSubtree node: Int32) -> FieldMap {
         if let cached = topLists.fieldMap(node) { return cached }
-        let minimum = fieldMapMinimum
-        var childMaps: [FieldMap] = []
-        var walkedChildren: [Int32] = []
-        for child in trie[node].children {
-            if trie[child.node].documentCount >= minimum {
-                childMaps.append(fieldMap(ofSubtree: child.node))
-            } else {
-                walkedChildren.append(child.node)
-            }
-        }
+        // Made from the maps below it, not from other whole maps made for
+        // the purpose (a transient map for each large child that keeps
+        // none was the warm's peak, 13 MB above its end at a million items).
+        let parts = partsCover(of: node)
         var map = FieldMap(count: documents.count, capacity: documents.capacity)
         map.withUnsafeMutableBytes { bytes in
-            let mark = { Self.markBestFields($0, into: bytes) }
-            trie.withPostings(of: node, mark)
-            for child in walkedChildren { trie.forEachPostingList(under: child, mark) }
+            for (walked, ownOnly) in parts.walked {
+                let mark = { Self.markBestFields($0, into: bytes) }
+                if ownOnly { trie.withPostings(of: walked, mark) } else { trie.forEachPostingList(under: walked, mark) }
+            }
         }
-        for childMap in childMaps { map.formMinimum(with: childMap) }
-        topLists.store(fieldMap: map, for: node)
+        for part in parts.maps { map.formMinimum(with: part) }
+        if !(trie[node].documentCount >= fieldMapMinimum && coverFits(partsCost(of: node))) {
+            topLists.store(fieldMap: map, for: node)
+        }
         return map
+    }
+
+    /// Postings a large subtree may leave to be walked before it keeps a
+    /// field map of its own (see `keepsFieldMap`).
+    ///
+    /// Nested subtrees' maps were mostly the same slots: at a million
+    /// items, most of the 142 kept were within 16,384 slots of one map
+    /// below them (a word's prefixes down to it, a word and its few longer
+    /// forms). Such a subtree is read as that map plus its few other
+    /// postings (`subtreeCover`).
+    var fieldMapWalkLimit: Int { fieldMapMinimum / 4 }
+
+    /// Maps below a subtree that keeps no map may stand for it. One: a
+    /// cover of several maps cost a code map a merge of each and a count
+    /// a test of each per posting (a shallow prefix over a dozen large
+    /// children's maps: 1–1.5 ms at a million items).
+    static let coverMapLimit = 1
+
+    /// Whether `node`'s subtree keeps a field map: it is large, and its
+    /// parts (`partsCost`) are more than `coverMapLimit` maps or leave
+    /// more than `fieldMapWalkLimit` postings to walk (or it has one already).
+    func keepsFieldMap(ofSubtree node: Int32) -> Bool {
+        topLists.fieldMap(node) != nil || (trie[node].documentCount >= fieldMapMinimum && !coverFits(partsCost(of: node)))
+    }
+
+    /// Whether a subtree's parts are few enough to stand for it.
+    private func coverFits(_ cost: (maps: Int, unmapped: Int)) -> Bool {
+        cost.maps <= Self.coverMapLimit && cost.unmapped <= fieldMapWalkLimit
+    }
+
+    /// The maps and postings that read `node`'s subtree through its parts
+    /// (`partsCover`): its own map, or its own postings, and each child's
+    /// part (a small one's postings, a large one's map, or, when its own
+    /// parts fit, those). Counting stops once they do not fit.
+    private func partsCost(of node: Int32) -> (maps: Int, unmapped: Int) {
+        let minimum = fieldMapMinimum
+        let own = trie[node].postingList.count
+        var cost = own >= minimum ? (maps: 1, unmapped: 0) : (maps: 0, unmapped: own)
+        for child in trie[node].children where coverFits(cost) {
+            let child = child.node
+            if trie[child].documentCount < minimum {
+                cost.unmapped += trie[child].subtreeCount
+            } else if topLists.fieldMap(child) != nil {
+                cost.maps += 1
+            } else {
+                let below = partsCost(of: child)
+                if coverFits(below) {
+                    cost = (cost.maps + below.maps, cost.unmapped + below.unmapped)
+                } else {
+                    cost.maps += 1
+                }
+            }
+        }
+        return cost
+    }
+
+    /// A large subtree read as a field map and postings: its own map if it
+    /// keeps one, else the one map among its parts (`coverMapLimit`) and
+    /// the postings of the other parts, its residual.
+    struct SubtreeCover {
+        /// The subtree's map, or the map of the one part that has one.
+        var map: FieldMap
+        /// The postings of the subtree's lists the map does not hold, one
+        /// list after another (a slot may come more than once).
+        var residual: [TokenTrie.Posting] = []
+    }
+
+    /// `node`'s subtree (at least `fieldMapMinimum` documents) as a map and
+    /// postings (see `SubtreeCover`). A subtree that keeps no map keeps
+    /// its residual instead, until a change under it: gathered from
+    /// hundreds of small lists (each a cache miss or two), it cost a
+    /// five-letter keystroke at a million items half a millisecond.
+    func subtreeCover(_ node: Int32) -> SubtreeCover {
+        if keepsFieldMap(ofSubtree: node) { return SubtreeCover(map: fieldMap(ofSubtree: node)) }
+        let parts = partsCover(of: node)
+        // Parts that fit are at most one map, and at least one: the other
+        // parts hold no more than a quarter of the subtree's postings.
+        precondition(parts.maps.count == 1, "a large subtree's cover is one map")
+        var cover = SubtreeCover(map: parts.maps[0])
+        if let kept = topLists.residual(node) {
+            cover.residual = kept
+        } else {
+            var residual: [TokenTrie.Posting] = []
+            func gather(_ postings: UnsafeBufferPointer<TokenTrie.Posting>) { residual.append(contentsOf: postings) }
+            for (walked, ownOnly) in parts.walked {
+                if ownOnly { trie.withPostings(of: walked, gather) } else { trie.forEachPostingList(under: walked, gather) }
+            }
+            cover.residual = residual
+            topLists.store(residual: cover.residual, for: node)
+        }
+        return cover
+    }
+
+    /// `node`'s subtree as its own postings (as a map for a word that
+    /// keeps one) and each child's part: a small child's subtree walked, a
+    /// large one's map, or its parts in turn when it keeps no map.
+    private func partsCover(of node: Int32) -> (maps: [FieldMap], walked: [(node: Int32, ownOnly: Bool)]) {
+        var maps: [FieldMap] = []
+        var walked: [(node: Int32, ownOnly: Bool)] = []
+        let minimum = fieldMapMinimum
+        func addParts(of node: Int32) {
+            let own = trie[node].postingList.count
+            if own >= minimum {
+                maps.append(fieldMap(ofOwnPostings: node))
+            } else if own > 0 {
+                walked.append((node, true))
+            }
+            for child in trie[node].children {
+                let child = child.node
+                if trie[child].documentCount < minimum {
+                    walked.append((child, false))
+                } else if keepsFieldMap(ofSubtree: child) {
+                    maps.append(fieldMap(ofSubtree: child))
+                } else {
+                    addParts(of: child)
+                }
+            }
+        }
+        addParts(of: node)
+        return (maps, walked)
     }
 
     /// The same a byte a slot, `noField` for none (for tests and reports).
@@ -104,10 +229,13 @@ extension SearchEngine {
         let minimum = fieldMapMinimum
         var mapped: [(map: FieldMap, base: UInt8)] = []
         var marked: [MarkedList] = []
+        var residuals: [(postings: [TokenTrie.Posting], base: UInt8)] = []
         for (node, typos) in matches.prefix {
             let base = UInt8(typos) * 8 + 4
             if trie[node].documentCount >= minimum {
-                mapped.append((fieldMap(ofSubtree: node), base))
+                let cover = subtreeCover(node)
+                mapped.append((cover.map, base))
+                if !cover.residual.isEmpty { residuals.append((cover.residual, base)) }
             } else {
                 marked.append(MarkedList(node: node, base: base, whole: false, postings: trie[node].subtreeCount))
             }
@@ -124,7 +252,9 @@ extension SearchEngine {
         if marked.reduce(0, { $0 + $1.postings }) >= sharedMarkingMinimum, slotCount >= parallelScanMinimum,
             Self.workerCount > 1
         {
-            return sharedTermCodeMap(mapped: mapped, marked: marked)
+            var map = sharedTermCodeMap(mapped: mapped, marked: marked)
+            map.codes.withUnsafeMutableBufferPointer { map.hits += Self.mark(residuals, into: $0) }
+            return map
         }
         var hits = 0
         let codes = [UInt8](unsafeUninitializedCapacity: slotCount) { buffer, initialized in
@@ -132,6 +262,7 @@ extension SearchEngine {
             hits = TermCodeMap.merge(mapped, into: codes)
             initialized = slotCount
             hits += Self.mark(marked, of: trie, into: codes)
+            hits += Self.mark(residuals, into: codes)
         }
         return TermCodeMap(codes: codes, hits: hits)
     }
@@ -165,6 +296,23 @@ extension SearchEngine {
                 trie.withPostings(of: list.node) { mark($0, base: list.base) }
             } else {
                 trie.forEachPostingList(under: list.node) { mark($0, base: list.base) }
+            }
+        }
+        return hits
+    }
+
+    /// Marks subtrees' residual postings (`SubtreeCover`) into `codes`,
+    /// as `mark(_:of:into:)` marks lists.
+    private static func mark(
+        _ residuals: [(postings: [TokenTrie.Posting], base: UInt8)], into codes: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int {
+        var hits = 0
+        for (postings, base) in residuals {
+            for posting in postings {
+                let code = base &+ posting.field
+                let seen = codes[Int(posting.doc)]
+                hits &+= seen == TermProbe.miss ? 1 : 0
+                codes[Int(posting.doc)] = code < seen ? code : seen
             }
         }
         return hits

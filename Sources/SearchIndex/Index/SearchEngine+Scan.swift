@@ -409,11 +409,13 @@ extension SearchEngine {
     /// one-term keystroke with typos that the best lists answer counts
     /// its matches this way).
     ///
-    /// With `outside`, a subtree among `roots` and its field map, slots
-    /// holding a token of that subtree are left unset and uncounted, and
-    /// its own postings unread (see `matchCount`).
+    /// With `outside`, a subtree among `roots` read as a map and a residual
+    /// (`subtreeCover`), slots holding a token of that subtree are left
+    /// unset and uncounted, and its postings in the map unread (see
+    /// `matchCount`): the other matches' slots are set where the map holds
+    /// none, then the residual's slots cleared.
     func documentBits(
-        of matches: TokenTrie.TermMatches, roots: [Int32], outside base: (node: Int32, map: FieldMap)? = nil
+        of matches: TokenTrie.TermMatches, roots: [Int32], outside base: (node: Int32, cover: SubtreeCover)? = nil
     ) -> (bits: [UInt64], count: Int) {
         var bits = [UInt64](repeating: 0, count: (documents.count + 63) / 64)
         var count = 0
@@ -433,8 +435,8 @@ extension SearchEngine {
                 for node in matches.whole.keys { trie.withPostings(of: node, mark) }
                 return
             }
-            base.map.bytes.withUnsafeBufferPointer { map in
-                let covered = base.map.count
+            base.cover.map.bytes.withUnsafeBufferPointer { map in
+                let covered = base.cover.map.count
                 func markOutside(_ postings: UnsafeBufferPointer<TokenTrie.Posting>) {
                     for posting in postings {
                         let slot = Int(posting.doc)
@@ -447,6 +449,16 @@ extension SearchEngine {
                     trie.withPostings(of: node, markOutside)
                 }
             }
+            func clear(_ postings: UnsafeBufferPointer<TokenTrie.Posting>) {
+                for posting in postings {
+                    let slot = Int(posting.doc)
+                    let word = slot >> 6, bit: UInt64 = 1 << UInt64(slot & 63)
+                    let old = bits[word]
+                    count &-= old & bit == 0 ? 0 : 1
+                    bits[word] = old & ~bit
+                }
+            }
+            base.cover.residual.withUnsafeBufferPointer(clear)
         }
         return (bits, count)
     }

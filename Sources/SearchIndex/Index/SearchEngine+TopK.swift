@@ -193,7 +193,8 @@ extension SearchEngine {
         while let node = stack.popLast() {
             _ = subtreeTopList(node, byteMap: &byteMap)
             if trie[node].postingList.count > TopListCache.capacity { _ = ownTopList(node) }
-            if mapsServe, trie[node].documentCount >= fieldMapMinimum { _ = fieldMap(ofSubtree: node) }
+            // A large subtree keeps its map, or else its cover's residual.
+            if mapsServe, trie[node].documentCount >= fieldMapMinimum { _ = subtreeCover(node) }
             if mapsServe, trie[node].postingList.count >= fieldMapMinimum { _ = fieldMap(ofOwnPostings: node) }
             for child in trie[node].children where trie[child.node].documentCount > topListThreshold {
                 stack.append(child.node)
@@ -338,7 +339,8 @@ extension SearchEngine {
             case subtree(Int32)
             case codes([UInt8])
             case bits([UInt64])
-            case subtreeOrBits(FieldMap, [UInt64])
+            /// Under the subtree (by its map when it keeps one), or a bit set.
+            case subtreeOrBits(Int32, FieldMap?, [UInt64])
         }
         let roots = trie.topmost(of: matches.prefix)
         var total: Int
@@ -350,10 +352,11 @@ extension SearchEngine {
             cover = .subtree(root)
         } else if case .marked(let base) = counting(matches, of: term, roots: roots, mapsBroadTerm: mapsBroadTerm) {
             if let base {
-                let map = fieldMap(ofSubtree: base)
-                let outside = documentBits(of: matches, roots: roots, outside: (base, map))
+                let parts = subtreeCover(base)
+                let outside = documentBits(of: matches, roots: roots, outside: (base, parts))
                 total = trie[base].documentCount + outside.count
-                cover = .subtreeOrBits(map, outside.bits)
+                let map = parts.residual.isEmpty ? parts.map : nil
+                cover = .subtreeOrBits(base, map, outside.bits)
             } else {
                 let marked = documentBits(of: matches, roots: roots)
                 total = marked.count
@@ -376,8 +379,11 @@ extension SearchEngine {
                 covered = codes[Int(doc)] != TermProbe.miss
             case .bits(let bits):
                 covered = bits[Int(doc) >> 6] & (1 << UInt64(doc & 63)) != 0
-            case .subtreeOrBits(let map, let bits):
-                covered = map[Int(doc)] != Self.noField || bits[Int(doc) >> 6] & (1 << UInt64(doc & 63)) != 0
+            case .subtreeOrBits(let root, let map, let bits):
+                let underRoot =
+                    map.map { $0[Int(doc)] != Self.noField }
+                    ?? tokens.span(of: doc).contains { trie.isAncestor(root, of: TokenArena.node(of: tokens.words[$0])) }
+                covered = underRoot || bits[Int(doc) >> 6] & (1 << UInt64(doc & 63)) != 0
             }
             if covered { total -= 1 }
         }

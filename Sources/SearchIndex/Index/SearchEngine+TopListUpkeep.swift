@@ -55,6 +55,7 @@ extension SearchEngine {
                              completeCount: Int(tokenPlaces[token]))
             }
             summary.fieldMap?.lower(Int(slot), to: field)
+            summary.residual = nil
             if summary.ownFieldMap != nil, case let own = Self.ownField(of: node, tokenNodes: tokenNodes, tokenFields: tokenFields),
                 own != Self.noField
             {
@@ -88,6 +89,7 @@ extension SearchEngine {
             }
             summary.fieldMap?.clear(Int(slot))
             summary.ownFieldMap?.clear(Int(slot))
+            summary.residual = nil
         }
     }
 

@@ -591,6 +591,11 @@ public struct SearchEngine: Sendable {
             // Its inputs go now, not with the batch (a bulk import's records: 56 MB at a million items).
             chunks[index] = Chunk()
             built = next?.finish() ?? []
+            // Freed pages go back as the build goes, not only at its end:
+            // posting lists grown by doubling leave their old copies behind,
+            // 13 MB more at a million items by the last chunk (then the
+            // build's peak) than with a trim every 16 chunks (a few ms each).
+            if index % 16 == 15 { Allocator.returnFreePages() }
             if index == 0 {
                 // Growing by doubling copied the node and token arrays again
                 // and again (a tenth of a bulk build at 1M, in copies and

@@ -53,6 +53,10 @@ final class TopListCache: @unchecked Sendable {
         /// The same of the node's own postings only, for a word with
         /// hundreds of thousands of them (`SearchEngine.ownFieldMap`).
         var ownFieldMap: FieldMap?
+        /// For a large subtree that keeps no field map, the postings its
+        /// cover walks (`SearchEngine.subtreeCover`); dropped by any change
+        /// under the node, and never saved in a snapshot.
+        var residual: [TokenTrie.Posting]?
         /// Each list's length and its last entry's key (nil for an empty
         /// list, and briefly after a change until the next one reads it
         /// again): most changes only need to learn that they rank after a
@@ -61,7 +65,7 @@ final class TopListCache: @unchecked Sendable {
         var subtreeTail: ListTail?
         var ownTail: ListTail?
 
-        var isEmpty: Bool { subtree == nil && own == nil && fieldMap == nil && ownFieldMap == nil }
+        var isEmpty: Bool { subtree == nil && own == nil && fieldMap == nil && ownFieldMap == nil && residual == nil }
     }
 
     private let lock = NSLock()
@@ -197,6 +201,17 @@ final class TopListCache: @unchecked Sendable {
         markListed(node)
     }
 
+    func residual(_ node: Int32) -> [TokenTrie.Posting]? {
+        lock.lock(); defer { lock.unlock() }
+        return summaries[node]?.residual
+    }
+
+    func store(residual postings: [TokenTrie.Posting], for node: Int32) {
+        lock.lock(); defer { lock.unlock() }
+        summaries[node, default: Summary()].residual = postings
+        markListed(node)
+    }
+
     func ownFieldMap(_ node: Int32) -> FieldMap? {
         lock.lock(); defer { lock.unlock() }
         return summaries[node]?.ownFieldMap
@@ -234,7 +249,9 @@ final class TopListCache: @unchecked Sendable {
     /// Bytes held by field maps (they dominate the cache's size).
     var fieldMapBytes: Int {
         lock.lock(); defer { lock.unlock() }
-        return summaries.values.reduce(0) { $0 + ($1.fieldMap?.byteCount ?? 0) + ($1.ownFieldMap?.byteCount ?? 0) }
+        return summaries.values.reduce(0) {
+            $0 + ($1.fieldMap?.byteCount ?? 0) + ($1.ownFieldMap?.byteCount ?? 0) + ($1.residual?.count ?? 0) * 4
+        }
     }
 }
 
