@@ -146,7 +146,9 @@ extension SearchEngine {
         // parts hold no more than a quarter of the subtree's postings.
         precondition(parts.maps.count == 1, "a large subtree's cover is one map")
         var cover = SubtreeCover(map: parts.maps[0])
-        if let kept = topLists.residual(node) {
+        // Gathered under another minimum (the index grew or shrank), the
+        // parts may differ: gathered again.
+        if let kept = topLists.residual(node, minimum: fieldMapMinimum) {
             cover.residual = kept
         } else {
             var residual: [TokenTrie.Posting] = []
@@ -155,7 +157,7 @@ extension SearchEngine {
                 if ownOnly { trie.withPostings(of: walked, gather) } else { trie.forEachPostingList(under: walked, gather) }
             }
             cover.residual = residual
-            topLists.store(residual: cover.residual, for: node)
+            topLists.store(residual: cover.residual, minimum: fieldMapMinimum, for: node)
         }
         return cover
     }

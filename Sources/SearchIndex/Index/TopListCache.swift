@@ -54,9 +54,10 @@ final class TopListCache: @unchecked Sendable {
         /// hundreds of thousands of them (`SearchEngine.ownFieldMap`).
         var ownFieldMap: FieldMap?
         /// For a large subtree that keeps no field map, the postings its
-        /// cover walks (`SearchEngine.subtreeCover`); dropped by any change
-        /// under the node, and never saved in a snapshot.
-        var residual: [TokenTrie.Posting]?
+        /// cover walks (`SearchEngine.subtreeCover`), with the map minimum
+        /// it was gathered under; dropped by any change under the node, and
+        /// never saved in a snapshot.
+        var residual: (minimum: Int, postings: [TokenTrie.Posting])?
         /// Each list's length and its last entry's key (nil for an empty
         /// list, and briefly after a change until the next one reads it
         /// again): most changes only need to learn that they rank after a
@@ -201,14 +202,16 @@ final class TopListCache: @unchecked Sendable {
         markListed(node)
     }
 
-    func residual(_ node: Int32) -> [TokenTrie.Posting]? {
+    /// The node's residual, if one was gathered under `minimum`.
+    func residual(_ node: Int32, minimum: Int) -> [TokenTrie.Posting]? {
         lock.lock(); defer { lock.unlock() }
-        return summaries[node]?.residual
+        guard let kept = summaries[node]?.residual, kept.minimum == minimum else { return nil }
+        return kept.postings
     }
 
-    func store(residual postings: [TokenTrie.Posting], for node: Int32) {
+    func store(residual postings: [TokenTrie.Posting], minimum: Int, for node: Int32) {
         lock.lock(); defer { lock.unlock() }
-        summaries[node, default: Summary()].residual = postings
+        summaries[node, default: Summary()].residual = (minimum, postings)
         markListed(node)
     }
 
@@ -250,7 +253,7 @@ final class TopListCache: @unchecked Sendable {
     var fieldMapBytes: Int {
         lock.lock(); defer { lock.unlock() }
         return summaries.values.reduce(0) {
-            $0 + ($1.fieldMap?.byteCount ?? 0) + ($1.ownFieldMap?.byteCount ?? 0) + ($1.residual?.count ?? 0) * 4
+            $0 + ($1.fieldMap?.byteCount ?? 0) + ($1.ownFieldMap?.byteCount ?? 0) + ($1.residual?.postings.count ?? 0) * 4
         }
     }
 }
