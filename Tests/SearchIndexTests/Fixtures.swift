@@ -15,6 +15,14 @@ func item(
         visibility: visibility)
 }
 
+/// `count` items `prefix/0`, `prefix/1`, … titled by `title`, each expired
+/// a minute before `referenceNow` when `expired`.
+func items(_ count: Int, _ prefix: String, expired: Bool = false, title: (Int) -> String) -> [SearchableItem] {
+    (0..<count).map {
+        item("\(prefix)/\($0)", title: title($0), expires: expired ? referenceNow.addingTimeInterval(-60) : nil)
+    }
+}
+
 func engine(_ items: [SearchableItem]) -> SearchEngine {
     var engine = SearchEngine()
     engine.index(items)

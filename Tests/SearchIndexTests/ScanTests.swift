@@ -464,11 +464,7 @@ import Testing
     func engines() -> (counting: SearchEngine, enumerating: SearchEngine) {
         var items: [SearchableItem] = []
         func add(_ count: Int, _ prefix: String, title: (Int) -> String, expired: Bool = false) {
-            for i in 0..<count {
-                items.append(item(
-                    "\(prefix)/\(i)", title: title(i),
-                    expires: expired ? referenceNow.addingTimeInterval(-60) : nil))
-            }
+            items += SearchIndexTests.items(count, prefix, expired: expired, title: title)
         }
         // "lante": one broad subtree; its typos ("lamte", "lsnte", "kante") small.
         add(600, "broad", title: { "lantern \($0 % 30 == 0 ? "lamtern" : "room")" })

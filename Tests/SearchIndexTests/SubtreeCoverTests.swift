@@ -9,11 +9,7 @@ import Testing
     func engines() -> (covering: SearchEngine, enumerating: SearchEngine) {
         var items: [SearchableItem] = []
         func add(_ count: Int, _ prefix: String, title: (Int) -> String, expired: Bool = false) {
-            for i in 0..<count {
-                items.append(item(
-                    "\(prefix)/\(i)", title: title(i),
-                    expires: expired ? referenceNow.addingTimeInterval(-60) : nil))
-            }
+            items += SearchIndexTests.items(count, prefix, expired: expired, title: title)
         }
         // "lantern": a word with its own map; "lanterns", "lanternfish" and
         // "lanxy" the few postings beside it under "lan" (and "lantern").

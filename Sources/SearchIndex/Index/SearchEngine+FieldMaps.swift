@@ -56,16 +56,9 @@ extension SearchEngine {
         // none was the warm's peak, 13 MB above its end at a million items).
         let parts = partsCover(of: node)
         var map = FieldMap(count: documents.count, capacity: documents.capacity)
-        map.withUnsafeMutableBytes { bytes in
-            for (walked, ownOnly) in parts.walked {
-                let mark = { Self.markBestFields($0, into: bytes) }
-                if ownOnly { trie.withPostings(of: walked, mark) } else { trie.forEachPostingList(under: walked, mark) }
-            }
-        }
+        map.withUnsafeMutableBytes { bytes in forEachPostingList(of: parts.walked) { Self.markBestFields($0, into: bytes) } }
         for part in parts.maps { map.formMinimum(with: part) }
-        if !(trie[node].documentCount >= fieldMapMinimum && coverFits(partsCost(of: node))) {
-            topLists.store(fieldMap: map, for: node)
-        }
+        if !coverStands(for: node) { topLists.store(fieldMap: map, for: node) }
         return map
     }
 
@@ -89,7 +82,12 @@ extension SearchEngine {
     /// parts (`partsCost`) are more than `coverMapLimit` maps or leave
     /// more than `fieldMapWalkLimit` postings to walk (or it has one already).
     func keepsFieldMap(ofSubtree node: Int32) -> Bool {
-        topLists.fieldMap(node) != nil || (trie[node].documentCount >= fieldMapMinimum && !coverFits(partsCost(of: node)))
+        topLists.fieldMap(node) != nil || (trie[node].documentCount >= fieldMapMinimum && !coverStands(for: node))
+    }
+
+    /// Whether `node` is large and its parts fit: a cover stands for its map.
+    private func coverStands(for node: Int32) -> Bool {
+        trie[node].documentCount >= fieldMapMinimum && coverFits(partsCost(of: node))
     }
 
     /// Whether a subtree's parts are few enough to stand for it.
@@ -152,10 +150,7 @@ extension SearchEngine {
             cover.residual = kept
         } else {
             var residual: [TokenTrie.Posting] = []
-            func gather(_ postings: UnsafeBufferPointer<TokenTrie.Posting>) { residual.append(contentsOf: postings) }
-            for (walked, ownOnly) in parts.walked {
-                if ownOnly { trie.withPostings(of: walked, gather) } else { trie.forEachPostingList(under: walked, gather) }
-            }
+            forEachPostingList(of: parts.walked) { residual.append(contentsOf: $0) }
             cover.residual = residual
             topLists.store(residual: cover.residual, minimum: fieldMapMinimum, for: node)
         }
@@ -189,6 +184,16 @@ extension SearchEngine {
         }
         addParts(of: node)
         return (maps, walked)
+    }
+
+    /// Calls `body` with each posting list of the walked parts of a cover:
+    /// a node's own list, or every list of its subtree.
+    private func forEachPostingList(
+        of walked: [(node: Int32, ownOnly: Bool)], _ body: (UnsafeBufferPointer<TokenTrie.Posting>) -> Void
+    ) {
+        for (node, ownOnly) in walked {
+            if ownOnly { trie.withPostings(of: node, body) } else { trie.forEachPostingList(under: node, body) }
+        }
     }
 
     /// The same a byte a slot, `noField` for none (for tests and reports).
@@ -285,20 +290,25 @@ extension SearchEngine {
         _ lists: [MarkedList], of trie: TokenTrie, into codes: UnsafeMutableBufferPointer<UInt8>
     ) -> Int {
         var hits = 0
-        func mark(_ postings: UnsafeBufferPointer<TokenTrie.Posting>, base: UInt8) {
-            for posting in postings {
-                let code = base &+ posting.field
-                let seen = codes[Int(posting.doc)]
-                hits &+= seen == TermProbe.miss ? 1 : 0
-                codes[Int(posting.doc)] = code < seen ? code : seen
-            }
-        }
         for list in lists {
-            if list.whole {
-                trie.withPostings(of: list.node) { mark($0, base: list.base) }
-            } else {
-                trie.forEachPostingList(under: list.node) { mark($0, base: list.base) }
-            }
+            let mark = { hits &+= Self.mark($0, base: list.base, into: codes) }
+            if list.whole { trie.withPostings(of: list.node, mark) } else { trie.forEachPostingList(under: list.node, mark) }
+        }
+        return hits
+    }
+
+    /// Marks `postings` into `codes` with `base`, keeping the least code a
+    /// slot; returns how many slots were a miss before.
+    @inline(__always)
+    private static func mark(
+        _ postings: UnsafeBufferPointer<TokenTrie.Posting>, base: UInt8, into codes: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int {
+        var hits = 0
+        for posting in postings {
+            let code = base &+ posting.field
+            let seen = codes[Int(posting.doc)]
+            hits &+= seen == TermProbe.miss ? 1 : 0
+            codes[Int(posting.doc)] = code < seen ? code : seen
         }
         return hits
     }
@@ -310,12 +320,7 @@ extension SearchEngine {
     ) -> Int {
         var hits = 0
         for (postings, base) in residuals {
-            for posting in postings {
-                let code = base &+ posting.field
-                let seen = codes[Int(posting.doc)]
-                hits &+= seen == TermProbe.miss ? 1 : 0
-                codes[Int(posting.doc)] = code < seen ? code : seen
-            }
+            hits &+= postings.withUnsafeBufferPointer { mark($0, base: base, into: codes) }
         }
         return hits
     }

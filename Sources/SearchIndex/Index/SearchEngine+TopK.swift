@@ -374,20 +374,23 @@ extension SearchEngine {
             let covered: Bool
             switch cover {
             case .subtree(let root):
-                covered = tokens.span(of: doc).contains { trie.isAncestor(root, of: TokenArena.node(of: tokens.words[$0])) }
+                covered = hasToken(doc, under: root)
             case .codes(let codes):
                 covered = codes[Int(doc)] != TermProbe.miss
             case .bits(let bits):
                 covered = bits[Int(doc) >> 6] & (1 << UInt64(doc & 63)) != 0
             case .subtreeOrBits(let root, let map, let bits):
-                let underRoot =
-                    map.map { $0[Int(doc)] != Self.noField }
-                    ?? tokens.span(of: doc).contains { trie.isAncestor(root, of: TokenArena.node(of: tokens.words[$0])) }
+                let underRoot = map.map { $0[Int(doc)] != Self.noField } ?? hasToken(doc, under: root)
                 covered = underRoot || bits[Int(doc) >> 6] & (1 << UInt64(doc & 63)) != 0
             }
             if covered { total -= 1 }
         }
         return total
+    }
+
+    /// Whether the document in `slot` has a token in `root`'s subtree.
+    private func hasToken(_ slot: UInt32, under root: Int32) -> Bool {
+        tokens.span(of: slot).contains { trie.isAncestor(root, of: TokenArena.node(of: tokens.words[$0])) }
     }
 
     /// How `matchCount` counts a term that reaches several subtrees.
