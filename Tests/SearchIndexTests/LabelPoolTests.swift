@@ -2,7 +2,8 @@ import Foundation
 import Testing
 @testable import SearchIndex
 
-/// The trie's labels in 16-bit units (`LabelPool`): scalars past U+FFFF
+/// The trie's labels in 8-bit units while at most 128 distinct scalars
+/// are not ASCII, else in 16-bit units (`LabelPool`): scalars past U+FFFF
 /// go through a table, and past its room through positions, and read
 /// back the same in every way the trie reads them.
 @Suite struct LabelPoolTests {
@@ -21,6 +22,47 @@ import Testing
         #expect(pool.values(in: 3..<40) == Array(values[3..<40]))
         // Two bytes a position, and a table entry a distinct wide value.
         #expect(pool.memoryBytes < values.count * 2 + 2_100 * 4 + 500 * 16)
+    }
+
+    @Test func aMostlyASCIIPoolTakesAByteAPositionAndWidensOnItsWayPastTheTable() {
+        // ASCII with a few accented letters and ideographs: one byte a position.
+        var values: [UInt32] = Array(String(repeating: "zoë lantern 北极光 café ", count: 200).unicodeScalars.map(\.value))
+        var pool = LabelPool(values)
+        #expect(!pool.isWide)
+        #expect(pool.memoryBytes < values.count + 64)
+        #expect(values.indices.map { pool[$0] } == values)
+        // Appended one by one, the 129th distinct non-ASCII scalar widens
+        // the pool; everything before it and after it reads back.
+        let more: [UInt32] = (0..<300).map { 0x4E00 + UInt32($0) } + [0x1F600, 0x61]
+        for value in more {
+            pool.append(value)
+            values.append(value)
+        }
+        #expect(pool.isWide)
+        #expect(pool.count == values.count)
+        #expect(values.indices.map { pool[$0] } == values)
+        #expect(pool.withReader { reader in values.indices.map { reader[$0] } } == values)
+        var copied = [UInt32](repeating: 0, count: values.count)
+        copied.withUnsafeMutableBufferPointer { pool.copyValues(start: 0, count: values.count, to: $0.baseAddress!) }
+        #expect(copied == values)
+        let matched = values.withUnsafeBufferPointer { pool.matchLength(start: 0, count: values.count, of: $0, from: 0) }
+        #expect(matched == values.count)
+        // A pool made whole from the same values is wide at once and equal.
+        let made = LabelPool(values)
+        #expect(made.isWide)
+        #expect(values.indices.map { made[$0] } == values)
+    }
+
+    /// A trie that starts on ASCII words and later takes hundreds of
+    /// distinct ideographs (its pool widening mid-way) finds every token.
+    @Test func aTrieWhosePoolWidensFindsEveryToken() {
+        var e = engine([item("a/1", title: "harbour lantern")])
+        let ideographs = (0..<300).map { String(Character(Unicode.Scalar(0x4E00 + UInt32($0))!)) }
+        e.index(ideographs.enumerated().map { item("h/\($0.offset)", title: "\($0.element)塔 quay") })
+        #expect(e.ids("harbour") == ["a/1"])
+        #expect(e.ids(ideographs[0] + "塔") == ["h/0"])
+        #expect(e.ids(ideographs[299] + "塔") == ["h/299"])
+        #expect(e.ids("quay").count == 50)
     }
 
     /// Tokens of astral scalars (Extension B ideographs, Gothic letters),

@@ -1,9 +1,18 @@
-/// The trie's edge labels, every node's a range of one pool of 16-bit
-/// units: a scalar below U+10000 is its own unit; any other value (an
-/// emoji, a rare ideograph) is a unit of the surrogate range, which no
-/// scalar takes, naming it in a small table.
+/// The trie's edge labels, every node's a range of one pool of units of
+/// one byte while the labels allow, of two bytes once they do not.
+///
+/// One byte: a scalar below U+0080 is its own unit; any other is a unit
+/// from 0x80 naming it in a table of at most 128 values (the few accented
+/// letters and ideographs of a mostly ASCII index). The 129th distinct
+/// such scalar widens the pool, once, to two bytes: a scalar below
+/// U+10000 is its own unit; any other value (an emoji, a rare ideograph)
+/// is a unit of the surrogate range, which no scalar takes, naming it in
+/// a table.
 ///
 /// ```
+///  narrow    61 6E 80 65 81 80 …                      a n (table 0) e (table 1) (table 0)
+///  narrowValues  [E9, 4E2D, …]                        up to 128 entries
+///
 ///  units     0061 006E 4E2D D800 0065 D801 D800 …    a n 中 (table 0) e (table 1) (table 0)
 ///  wide      [1F600, 20000, …]                        one entry per distinct value, up to 2,047
 ///  overflow  [position: value]                        past those, by the unit's position (DFFF)
@@ -15,15 +24,25 @@
 ///
 /// Why: a pool of 32-bit scalars took 25 MB at a million items, most of
 /// it the rest of unique tokens such as e-mail addresses, held in their
-/// leaves; nearly every scalar fits in 16 bits.
+/// leaves; nearly every scalar fits in 16 bits (12.6 MB), and in an index
+/// of mostly Latin text nearly every one in 8 (6.3 MB).
 struct LabelPool: Sendable {
-    private(set) var units: [UInt16] = []
+    /// One-byte units, while the pool is narrow (see above).
+    private var narrow: [UInt8] = []
+    /// The values of the narrow units from 0x80, by `unit - 0x80`.
+    private var narrowValues: [UInt32] = []
+    private var narrowIndex: [UInt32: UInt8] = [:]
+    /// Whether the units are two bytes wide (`units`; `narrow` is then empty).
+    private(set) var isWide = false
+    private var units: [UInt16] = []
     /// Values that do not fit in a unit, by the unit `wideBase + index`.
     private var wide: [UInt32] = []
     private var wideIndex: [UInt32: UInt16] = [:]
     /// Values past the table's room, by position (`overflowUnit`).
     private var overflow: [Int: UInt32] = [:]
 
+    static let narrowBase: UInt8 = 0x80
+    static let narrowTableLimit = 128
     static let wideBase: UInt16 = 0xD800
     static let overflowUnit: UInt16 = 0xDFFF
 
@@ -35,7 +54,23 @@ struct LabelPool: Sendable {
     /// labels took 25 ms of a cold start.
     init(_ values: [UInt32]) {
         var pool = LabelPool()
-        let units = [UInt16](unsafeUninitializedCapacity: values.count + values.count / 8) { buffer, initialized in
+        let capacity = values.count + values.count / 8
+        var fits = true
+        let narrow = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            for position in values.indices {
+                guard let unit = pool.narrowUnit(for: values[position]) else { fits = false; break }
+                buffer[position] = unit
+            }
+            initialized = fits ? values.count : 0
+        }
+        if fits {
+            pool.narrow = narrow
+            self = pool
+            return
+        }
+        pool = LabelPool()
+        pool.isWide = true
+        let units = [UInt16](unsafeUninitializedCapacity: capacity) { buffer, initialized in
             for position in values.indices { buffer[position] = pool.unit(for: values[position], at: position) }
             initialized = values.count
         }
@@ -43,15 +78,23 @@ struct LabelPool: Sendable {
         self = pool
     }
 
-    var count: Int { units.count }
+    var count: Int { isWide ? units.count : narrow.count }
 
-    /// Bytes the pool takes (units, table, overflow entries).
-    var memoryBytes: Int { units.count * 2 + wide.count * 4 + overflow.count * 16 }
+    /// Bytes the pool takes (units, tables, overflow entries).
+    var memoryBytes: Int {
+        narrow.count + narrowValues.count * 4 + units.count * 2 + wide.count * 4 + overflow.count * 16
+    }
 
     @inline(__always) subscript(position: Int) -> UInt32 {
+        if !isWide { return Self.narrowValue(narrow[position], narrowValues) }
         let unit = units[position]
         if unit & 0xF800 != Self.wideBase { return UInt32(unit) }
         return Self.wideValue(unit, at: position, wide: wide, overflow: overflow)
+    }
+
+    @inline(__always)
+    fileprivate static func narrowValue(_ unit: UInt8, _ values: [UInt32]) -> UInt32 {
+        unit < narrowBase ? UInt32(unit) : values[Int(unit &- narrowBase)]
     }
 
     @inline(never)
@@ -60,7 +103,36 @@ struct LabelPool: Sendable {
     }
 
     mutating func append(_ value: UInt32) {
+        if !isWide {
+            if let unit = narrowUnit(for: value) { return narrow.append(unit) }
+            widen()
+        }
         units.append(unit(for: value, at: units.count))
+    }
+
+    /// The one-byte unit for `value`, entering it in the table if there is
+    /// room; nil when there is none.
+    @inline(__always) private mutating func narrowUnit(for value: UInt32) -> UInt8? {
+        if value < UInt32(Self.narrowBase) { return UInt8(truncatingIfNeeded: value) }
+        if let index = narrowIndex[value] { return Self.narrowBase + index }
+        guard narrowValues.count < Self.narrowTableLimit else { return nil }
+        narrowIndex[value] = UInt8(narrowValues.count)
+        narrowValues.append(value)
+        return Self.narrowBase + UInt8(narrowValues.count - 1)
+    }
+
+    /// Rewrites the pool in two-byte units, for good.
+    private mutating func widen() {
+        var wider = [UInt16]()
+        wider.reserveCapacity(Swift.max(narrow.capacity, narrow.count + 1))
+        for position in narrow.indices {
+            wider.append(unit(for: Self.narrowValue(narrow[position], narrowValues), at: position))
+        }
+        units = wider
+        isWide = true
+        narrow = []
+        narrowValues = []
+        narrowIndex = [:]
     }
 
     /// The unit that stands for `value` at `position`, entering it in the
@@ -87,7 +159,7 @@ struct LabelPool: Sendable {
     }
 
     mutating func reserveCapacity(_ count: Int) {
-        units.reserveCapacity(count)
+        if isWide { units.reserveCapacity(count) } else { narrow.reserveCapacity(count) }
     }
 
     /// How many values from `start` (of `count`; the first is taken as
@@ -95,13 +167,10 @@ struct LabelPool: Sendable {
     /// a walk down an edge.
     @inline(__always)
     func matchLength(start: Int, count: Int, of scalars: UnsafeBufferPointer<UInt32>, from offset: Int) -> Int {
-        units.withUnsafeBufferPointer { units in
+        withReader { labels in
             var step = 1
             while step < count, offset + step < scalars.count {
-                let unit = units[start + step]
-                let value = unit & 0xF800 != Self.wideBase
-                    ? UInt32(unit) : Self.wideValue(unit, at: start + step, wide: wide, overflow: overflow)
-                guard value == scalars[offset + step] else { break }
+                guard labels[start + step] == scalars[offset + step] else { break }
                 step += 1
             }
             return step
@@ -111,12 +180,8 @@ struct LabelPool: Sendable {
     /// Writes the `count` values from `start` to `out` (a token spelled out).
     @inline(__always)
     func copyValues(start: Int, count: Int, to out: UnsafeMutablePointer<UInt32>) {
-        units.withUnsafeBufferPointer { units in
-            for offset in 0..<count {
-                let unit = units[start + offset]
-                out[offset] = unit & 0xF800 != Self.wideBase
-                    ? UInt32(unit) : Self.wideValue(unit, at: start + offset, wide: wide, overflow: overflow)
-            }
+        withReader { labels in
+            for offset in 0..<count { out[offset] = labels[start + offset] }
         }
     }
 
@@ -124,20 +189,28 @@ struct LabelPool: Sendable {
     func values(in range: Range<Int>) -> [UInt32] { range.map { self[$0] } }
 
     /// Calls `body` with a reader of the pool that indexes its units in place.
+    @inline(__always)
     func withReader<R>(_ body: (Reader) throws -> R) rethrows -> R {
-        try units.withUnsafeBufferPointer { units in
-            try body(Reader(units: units, wide: wide, overflow: overflow))
+        try narrow.withUnsafeBufferPointer { narrow in
+            try units.withUnsafeBufferPointer { units in
+                try body(Reader(
+                    isWide: isWide, narrow: narrow, narrowValues: narrowValues, units: units, wide: wide, overflow: overflow))
+            }
         }
     }
 
     /// The pool read in place (a typo walk reads a label scalar per row).
     struct Reader: @unchecked Sendable {
         // Sendable as the pool it reads is: nothing changes while it is read.
+        let isWide: Bool
+        let narrow: UnsafeBufferPointer<UInt8>
+        let narrowValues: [UInt32]
         let units: UnsafeBufferPointer<UInt16>
         let wide: [UInt32]
         let overflow: [Int: UInt32]
 
         @inline(__always) subscript(position: Int) -> UInt32 {
+            if !isWide { return LabelPool.narrowValue(narrow[position], narrowValues) }
             let unit = units[position]
             if unit & 0xF800 != LabelPool.wideBase { return UInt32(unit) }
             return LabelPool.wideValue(unit, at: position, wide: wide, overflow: overflow)

@@ -156,7 +156,7 @@ struct TokenTrie: Sendable {
     /// Every node's edge label, each a range of this pool. A split edge's
     /// two nodes share its range; a pruned node's range is left unused
     /// until those make half the pool, which is then rewritten (a snapshot
-    /// writes only the ranges in use). Two bytes a scalar (`LabelPool`).
+    /// writes only the ranges in use). One byte a scalar while the labels are mostly ASCII, else two (`LabelPool`).
     private(set) var labels = LabelPool()
     /// Scalars of `labels` no node uses.
     private var unusedLabelScalars = 0
