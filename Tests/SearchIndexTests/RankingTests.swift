@@ -159,6 +159,45 @@ func activity(for id: String, eligible: Bool = true) -> UserActivity {
         }
     }
 
+    /// Only subtrees above the threshold keep a best list: the smaller
+    /// ones a larger list is made from, and those a typo bucket merges,
+    /// are made for the moment and let go, and the answers are those of
+    /// enumeration.
+    @Test func onlySubtreesAboveTheThresholdKeepABestList() {
+        // Lists are made of children's lists above `capacity` (256)
+        // documents: a threshold above that leaves such children below it.
+        var fast = engine(corpus(14, count: 3_000))
+        let threshold = 400
+        fast.topListThreshold = threshold
+        var slow = fast
+        slow.topListThreshold = Int.max
+        fast.warmTopLists()
+        func keptLists() -> [Int32: [TopEntry]] { fast.topLists.allLists.subtree }
+        #expect(!keptLists().isEmpty)
+        #expect(keptLists().keys.allSatisfy { fast.trie[$0].documentCount > threshold })
+        // Every subtree above the threshold under the root's large children was warmed.
+        var stack = fast.trie[TokenTrie.root].children.map(\.node).filter { fast.trie[$0].documentCount > threshold }
+        while let node = stack.popLast() {
+            #expect(keptLists()[node] != nil, "node \(node) above the threshold keeps its list")
+            stack += fast.trie[node].children.map(\.node).filter { fast.trie[$0].documentCount > threshold }
+        }
+        // Subtrees whose lists a larger one was made of, below the threshold, exist.
+        #expect(fast.trie.nodes.indices.contains {
+            (TopListCache.capacity + 1...threshold).contains(fast.trie.nodes[$0].documentCount)
+        })
+        // Typo buckets merge small nodes' lists; prefixes reach past the threshold.
+        for query in ["kar", "karen", "kareb", "samito", "lorensa", "kamitosalo", "mitoka"] {
+            for limit in [5, 50] {
+                let a = fast.search(SearchQuery(query, limit: limit, now: referenceNow))
+                let b = slow.search(SearchQuery(query, limit: limit, now: referenceNow))
+                #expect(a.results.map(\.uniqueIdentifier) == b.results.map(\.uniqueIdentifier), "\(query) limit \(limit)")
+                #expect(a.results.map(\.explanation.key) == b.results.map(\.explanation.key), "\(query) limit \(limit)")
+                #expect(a.total == b.total, "\(query) total")
+            }
+        }
+        #expect(keptLists().keys.allSatisfy { fast.trie[$0].documentCount > threshold }, "no small list kept by a query")
+    }
+
     @Test(arguments: [11, 12, 13])
     func bestListsAgreeWithEnumeration(seed: UInt64) {
         var fast = engine(corpus(seed, count: 1_500))
