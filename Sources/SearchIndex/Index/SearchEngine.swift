@@ -84,7 +84,7 @@ public struct SearchEngine: Sendable {
     /// From this many candidates the scan is shared among the cores (below
     /// it, starting threads costs more than it saves).
     var parallelScanMinimum = 32_768
-    /// Subtrees with at least this many documents (and one slot in sixteen)
+    /// Subtrees with at least this many documents (and one slot in ten)
     /// keep a field map (`SearchEngine+FieldMaps`).
     var fieldMapMinimumDocuments = 4_096
     /// Indexes with fewer slots than this never answer from field maps (a
