@@ -66,6 +66,34 @@ import Testing
         #expect(AttributeSet(fields).rating == 0)
     }
 
+    /// A set with none of the tail's fields (phone call flag, rating,
+    /// related identifier, URL, extras: most sets) ends with its lists;
+    /// each of those fields reads as absent, and one of them there brings
+    /// the whole tail back.
+    @Test func aSetWithNoneOfTheTailsFieldsEndsWithItsLists() {
+        var fields = AttributeSet.Fields()
+        fields.title = "Harbour"
+        fields.phoneNumbers = ["555-0100"]
+        let plain = AttributeSet(fields)
+        #expect(plain.packed.withBytesAndTail { $0.count == $1 })
+        #expect(plain.supportsPhoneCall == nil && plain.rating == nil && plain.relatedUniqueIdentifier == nil)
+        #expect(plain.url == nil && plain.extras.isEmpty && plain.fields == fields)
+        for change in 0..<5 {
+            var more = fields
+            switch change {
+            case 0: more.supportsPhoneCall = false
+            case 1: more.rating = 0
+            case 2: more.relatedUniqueIdentifier = "r/1"
+            case 3: more.url = "https://x.example"
+            default: more.extras = ["k": "v"]
+            }
+            let set = AttributeSet(more)
+            let (count, tail) = set.packed.withBytesAndTail { ($0.count, $1) }
+            #expect(count > tail + 4, "change \(change)")
+            #expect(set.fields == more && set != plain, "change \(change)")
+        }
+    }
+
     @Test func bytesFromOutsideMustBeOneWholeSet() {
         var random = SeededGenerator(seed: 12)
         for _ in 0..<50 {
@@ -76,13 +104,27 @@ import Testing
             // Read field by field too: the fields after the lists start from
             // the tail offset the check found.
             #expect(validated?.fields == set.fields && validated?.url == set.url && validated?.extras == set.extras)
-            for cut in 0..<bytes.count {
-                #expect(bytes[..<cut].withUnsafeBytes { PackedAttributes.validating($0) } == nil)
-            }
-            #expect((bytes + [0]).withUnsafeBytes { PackedAttributes.validating($0) } == nil)
             // A snapshot stores the tail: a walk must find the one stored, and
             // a set taken on trust at it reads as the walked one.
             let tail = set.packed.withBytesAndTail { $1 }
+            for cut in 0..<bytes.count {
+                let cutSet = bytes[..<cut].withUnsafeBytes { PackedAttributes.validating($0) }
+                if cut == tail {
+                    // Cut where its tail starts, a set is the same set with
+                    // none of the tail's fields (a tail of none is left out).
+                    var fields = set.fields
+                    (fields.supportsPhoneCall, fields.rating, fields.relatedUniqueIdentifier, fields.url, fields.extras)
+                        = (nil, nil, nil, nil, [:])
+                    #expect(cutSet.map { AttributeSet(packed: $0) } == AttributeSet(fields))
+                } else {
+                    #expect(cutSet == nil)
+                }
+            }
+            #expect((bytes + [0]).withUnsafeBytes { PackedAttributes.validating($0) } == nil)
+            if tail == bytes.count {
+                // A tail of none of its fields written out is not the canonical form.
+                #expect((bytes + [0, 0, 0, 0, 0]).withUnsafeBytes { PackedAttributes.validating($0) } == nil)
+            }
             #expect(bytes.withUnsafeBytes { PackedAttributes.validating($0, tail: tail) } != nil)
             #expect(bytes.withUnsafeBytes { PackedAttributes.validating($0, tail: tail + 1) } == nil)
             #expect(bytes.withUnsafeBytes { PackedAttributes.validating($0, tail: tail - 1) } == nil)
@@ -91,8 +133,12 @@ import Testing
         }
         // A length running past the end, a flag out of range.
         #expect([UInt8]([5, 0x61]).withUnsafeBytes { PackedAttributes.validating($0) } == nil)
-        var flag = AttributeSet(AttributeSet.Fields()).packed.withBytes { Array($0) }
-        flag[flag.count - 5] = 7 // the supportsPhoneCall byte: none, false or true only
+        var withTail = AttributeSet.Fields()
+        withTail.url = "u"
+        var flag = AttributeSet(withTail).packed.withBytes { Array($0) }
+        let flagTail = AttributeSet(withTail).packed.withBytesAndTail { $1 }
+        #expect(flag.withUnsafeBytes { PackedAttributes.validating($0) } != nil)
+        flag[flagTail] = 7 // the supportsPhoneCall byte: none, false or true only
         #expect(flag.withUnsafeBytes { PackedAttributes.validating($0) } == nil)
     }
 

@@ -28,6 +28,10 @@
 ///  extras            varint count, (key, value) in key order
 /// ```
 ///
+/// The tail, the fields after the lists (supportsPhoneCall to extras), is
+/// left out when none of them is there: a set then ends with its lists,
+/// and the tail reads as five absent marks (`absentTail`).
+///
 /// The encoding is canonical (extras in key order, a rating of -0 as 0),
 /// so two sets are equal exactly when their bytes are (a title in another
 /// Unicode normalization form is another set, as its exported JSON is
@@ -170,6 +174,13 @@ struct PackedAttributes: @unchecked Sendable {
         case phoneNumbers, emailAddresses, supportsPhoneCall, rating, relatedUniqueIdentifier, url, extras
     }
 
+    /// The tail of a set that has none of its fields, as it would be
+    /// written: no phone call flag, no rating, no related identifier, no
+    /// URL, no extras. Such a tail is left out of the bytes (canonical:
+    /// never written), and a cursor at a tail field of a set without one
+    /// reads these bytes instead.
+    static let absentTail: StaticString = "\0\0\0\0\0"
+
     static func make(_ fields: AttributeSet.Fields) -> PackedAttributes {
         var out = PackedWriter()
         out.literal(fields.contentType, among: commonContentTypes, optional: false)
@@ -205,6 +216,11 @@ struct PackedAttributes: @unchecked Sendable {
             out.string(key)
             out.string(fields.extras[key]!)
         }
+        // Nearly every set has none of the tail's fields: their five
+        // absent marks are left out (5 MB at a million items).
+        if out.bytes.count == tail + Self.absentTail.utf8CodeUnitCount, out.bytes[tail...].allSatisfy({ $0 == 0 }) {
+            out.bytes.removeLast(Self.absentTail.utf8CodeUnitCount)
+        }
         return out.bytes.withUnsafeBytes { make(copying: $0, tail: tail) }
     }
 
@@ -236,7 +252,7 @@ struct PackedAttributes: @unchecked Sendable {
     static func trusting(
         _ bytes: UnsafeRawBufferPointer, tail: Int, borrowingFrom owner: (AnyObject & Sendable)? = nil
     ) -> PackedAttributes {
-        precondition(!bytes.isEmpty && tail < bytes.count)
+        precondition(!bytes.isEmpty && tail <= bytes.count)
         guard let owner else { return make(copying: bytes, tail: tail) }
         let buffer = PackedStorage.create(minimumCapacity: MemoryLayout<PackedStorage.Borrowed>.size) { _ in
             PackedStorage.Header(count: bytes.count, tail: tail, borrowed: true)
@@ -485,10 +501,14 @@ struct PackedAttributes: @unchecked Sendable {
     /// Every field, read in packed order (arguments are evaluated left to right).
     var fields: AttributeSet.Fields {
         read(.contentType) { cursor in
-            AttributeSet.Fields(
-                contentType: cursor.contentType(), title: cursor.optionalText(), displayName: cursor.optionalText(),
-                contentDescription: cursor.optionalText(), keywords: cursor.textList(), thumbnail: cursor.thumbnail(),
-                phoneNumbers: cursor.list(), emailAddresses: cursor.list(), supportsPhoneCall: cursor.optionalBool(),
+            let (contentType, title, displayName) = (cursor.contentType(), cursor.optionalText(), cursor.optionalText())
+            let (contentDescription, keywords, thumbnail) = (cursor.optionalText(), cursor.textList(), cursor.thumbnail())
+            let (phoneNumbers, emailAddresses) = (cursor.list(), cursor.list())
+            cursor.enterTail()
+            return AttributeSet.Fields(
+                contentType: contentType, title: title, displayName: displayName,
+                contentDescription: contentDescription, keywords: keywords, thumbnail: thumbnail,
+                phoneNumbers: phoneNumbers, emailAddresses: emailAddresses, supportsPhoneCall: cursor.optionalBool(),
                 rating: cursor.optionalDouble(), relatedUniqueIdentifier: cursor.optionalString(),
                 url: cursor.optionalString(), extras: cursor.extras())
         }
@@ -617,7 +637,7 @@ final class PackedStorage: ManagedBuffer<PackedStorage.Header, UInt8> {
     /// The word before a shared record's bytes, or nil when the set is
     /// too large for a record (its own storage then).
     static func recordWord(count: Int, tail: Int) -> UInt32? {
-        count <= Int(recordCountMask) && tail < count ? UInt32(count) | UInt32(tail) << 16 : nil
+        count <= Int(recordCountMask) && tail <= count ? UInt32(count) | UInt32(tail) << 16 : nil
     }
 
     /// Largest byte count of a window: a document keeps its set's offset in 24 bits.
@@ -756,8 +776,8 @@ struct PackedWriter {
 /// the process on a violation: a set is only ever made of bytes that
 /// `make` wrote or that `skipAll` walked whole first.
 struct PackedCursor {
-    private let base: UnsafePointer<UInt8>
-    private let count: Int
+    private var base: UnsafePointer<UInt8>
+    private var count: Int
     private var offset = 0
     /// The dictionary that coded the set's titles, description and keywords, if
     /// one did: the `…Text` reads decode them.
@@ -776,6 +796,7 @@ struct PackedCursor {
         var from = PackedAttributes.Slot.contentType
         if slot.rawValue >= PackedAttributes.Slot.supportsPhoneCall.rawValue {
             offset = header.tail
+            enterTail()
             from = .supportsPhoneCall
         }
         for index in from.rawValue..<slot.rawValue {
@@ -784,6 +805,16 @@ struct PackedCursor {
     }
 
     var isAtEnd: Bool { offset == count }
+
+    /// Moves a cursor that has read the lists onto the tail: the bytes
+    /// that follow, or `PackedAttributes.absentTail` when the set ends
+    /// there (it has none of the tail's fields).
+    mutating func enterTail() {
+        guard offset == count else { return }
+        base = PackedAttributes.absentTail.utf8Start
+        count = PackedAttributes.absentTail.utf8CodeUnitCount
+        offset = 0
+    }
 
     /// Where the next read starts.
     var position: Int { offset }
@@ -924,7 +955,11 @@ struct PackedCursor {
         guard skip(.contentType), skip(.title), skip(.displayName), skip(.contentDescription), skip(.keywords),
               skip(.thumbnail), skip(.phoneNumbers), skip(.emailAddresses) else { return nil }
         let tail = offset
-        guard skip(.supportsPhoneCall), skip(.rating), skip(.relatedUniqueIdentifier), skip(.url), skip(.extras) else {
+        // A tail of none of its fields is never written (see `absentTail`).
+        if offset == count { return tail }
+        guard skip(.supportsPhoneCall), skip(.rating), skip(.relatedUniqueIdentifier), skip(.url), skip(.extras),
+              !(0..<offset - tail).allSatisfy({ base[tail + $0] == 0 })
+        else {
             return nil
         }
         return tail

@@ -52,7 +52,9 @@ extension SearchEngine {
     /// posting's index; the arena one column of words.
     /// 22: each set in the run of sets after a shared record's word.
     /// 23: ranks of 12 bytes (`StaticRank`).
-    static let snapshotFormat: UInt32 = 23
+    /// 24: a set's tail left out when it has none of its fields
+    /// (`PackedAttributes.absentTail`).
+    static let snapshotFormat: UInt32 = 24
 
     private static var layoutSizes: [UInt32] {
         [MemoryLayout<TokenTrie.Posting>.stride, MemoryLayout<TokenTrie.Child>.stride, MemoryLayout<TopEntry>.stride,
