@@ -94,6 +94,29 @@ import Testing
         }
     }
 
+    /// A thumbnail's first byte names the integers and caption it has:
+    /// those it lacks take no byte, and a first byte naming anything else
+    /// is refused.
+    @Test func aThumbnailsFirstByteNamesTheFieldsItHas() {
+        var fields = AttributeSet.Fields()
+        fields.thumbnail = Thumbnail(format: "jpeg", width: 120, height: nil, byteCount: 37_040, dominantColor: "#5C43FA")
+        let set = AttributeSet(fields)
+        #expect(set.thumbnail == fields.thumbnail && set.fields == fields)
+        var bytes = set.packed.withBytes { Array($0) }
+        // Content type, title, display name, description, keywords: a byte each here.
+        #expect(bytes[5] == 1 | 2 | 8, "present, width, byte count")
+        // format 1, width 2, byte count 3, colour 4: no byte for the height or caption.
+        #expect(bytes.count == 6 + 1 + 2 + 3 + 4 + 2)
+        var captioned = fields
+        captioned.thumbnail?.caption = "harbour at dusk"
+        #expect(AttributeSet(captioned).thumbnail?.caption == "harbour at dusk")
+        #expect(AttributeSet(captioned).packed.withBytes { $0[5] } == 1 | 2 | 8 | 16)
+        for lead: UInt8 in [2, 1 | 32, 0x81] {
+            bytes[5] = lead
+            #expect(bytes.withUnsafeBytes { PackedAttributes.validating($0) } == nil, "first byte \(lead)")
+        }
+    }
+
     @Test func bytesFromOutsideMustBeOneWholeSet() {
         var random = SeededGenerator(seed: 12)
         for _ in 0..<50 {

@@ -18,9 +18,10 @@
 ///  optional string   varint 0 for none, else byte count + 1, UTF-8
 ///  list              varint count, strings
 ///  optional bool     byte: 0 none, 1 false, 2 true
-///  optional integer  byte 0 none, else 1 and a zig-zag varint
+///  integer           zig-zag varint
 ///  optional double   byte 0 none, else 1 and 8 bytes
-///  thumbnail         byte 0 none, else 1, format, width?, height?, byteCount?, colour, caption?
+///  thumbnail         byte 0 none, else 1 | 2 width | 4 height | 8 byteCount | 16 caption, then
+///                    format, the integers and colour, the caption string, each there if its bit is
 ///  format            varint: 0 none, 2·index + 1 for one of `commonImageFormats`,
 ///                    else 2·(byte count + 1), then UTF-8
 ///  colour            varint: 0 none, 1 and three bytes for "#RRGGBB" in upper-case
@@ -189,13 +190,12 @@ struct PackedAttributes: @unchecked Sendable {
         out.optionalString(fields.contentDescription)
         out.list(fields.keywords)
         if let thumbnail = fields.thumbnail {
-            out.byte(1)
+            let present = [thumbnail.width != nil, thumbnail.height != nil, thumbnail.byteCount != nil, thumbnail.caption != nil]
+            out.byte(present.enumerated().reduce(1) { $1.element ? $0 | 2 << $1.offset : $0 })
             out.literal(thumbnail.format, among: commonImageFormats, optional: true)
-            out.optionalInteger(thumbnail.width)
-            out.optionalInteger(thumbnail.height)
-            out.optionalInteger(thumbnail.byteCount)
+            for value in [thumbnail.width, thumbnail.height, thumbnail.byteCount] { value.map { out.integer($0) } }
             out.colour(thumbnail.dominantColor)
-            out.optionalString(thumbnail.caption)
+            thumbnail.caption.map { out.string($0) }
         } else {
             out.byte(0)
         }
@@ -760,9 +760,7 @@ struct PackedWriter {
         for value in values { string(value) }
     }
 
-    mutating func optionalInteger(_ value: Int?) {
-        guard let value else { return byte(0) }
-        byte(1)
+    mutating func integer(_ value: Int) {
         let wide = Int64(value)
         unsignedVarint(UInt64(bitPattern: wide << 1 ^ wide >> 63))
     }
@@ -888,22 +886,22 @@ struct PackedCursor {
         return true
     }
 
-    private mutating func skipOptionalInteger() -> Bool {
-        switch nextByte() {
-        case 0: return true
-        case 1: return nextVarint() != nil
-        default: return false
-        }
+    /// A thumbnail's first byte: 0 for none, else 1 and a bit for each of
+    /// its integers and caption that is there (nil if it is none of those).
+    private mutating func thumbnailLead() -> UInt8? {
+        guard let lead = nextByte(), lead == 0 || (lead & 1 == 1 && lead < 32) else { return nil }
+        return lead
     }
 
+    /// Whether bit `bit` of a thumbnail's first byte says its field is there.
+    @inline(__always) private static func has(_ lead: UInt8, _ bit: Int) -> Bool { lead & (2 << bit) != 0 }
+
     private mutating func skipThumbnail() -> Bool {
-        switch nextByte() {
-        case 0: return true
-        case 1:
-            return skipLiteral(among: PackedAttributes.commonImageFormats, optional: true) && skipOptionalInteger()
-                && skipOptionalInteger() && skipOptionalInteger() && skipColour() && skipOptionalString()
-        default: return false
-        }
+        guard let lead = thumbnailLead() else { return false }
+        guard lead != 0 else { return true }
+        guard skipLiteral(among: PackedAttributes.commonImageFormats, optional: true) else { return false }
+        for bit in 0..<3 where Self.has(lead, bit) && nextVarint() == nil { return false }
+        return skipColour() && (!Self.has(lead, 3) || skipString())
     }
 
     /// An even-tagged string's bytes (nil when they run out), its tag read:
@@ -1065,19 +1063,14 @@ struct PackedCursor {
 
     /// A thumbnail's caption in place (nil without a thumbnail or caption).
     mutating func captionUTF8() -> UnsafeBufferPointer<UInt8>? {
-        switch nextByte() {
-        case 0: return nil
-        case 1:
-            // Past the format and colour without making their strings
-            // (indexing reads every item's caption).
-            guard skipLiteral(among: PackedAttributes.commonImageFormats, optional: true) else { Self.damaged() }
-            _ = optionalInteger()
-            _ = optionalInteger()
-            _ = optionalInteger()
-            guard skipColour() else { Self.damaged() }
-            return optionalUTF8()
-        default: Self.damaged()
-        }
+        guard let lead = thumbnailLead() else { Self.damaged() }
+        guard lead != 0, Self.has(lead, 3) else { return nil }
+        // Past the format and colour without making their strings
+        // (indexing reads every item's caption).
+        guard skipLiteral(among: PackedAttributes.commonImageFormats, optional: true) else { Self.damaged() }
+        for bit in 0..<3 where Self.has(lead, bit) { _ = integer() }
+        guard skipColour() else { Self.damaged() }
+        return utf8()
     }
 
     /// The extras' values in place, in key order.
@@ -1098,25 +1091,19 @@ struct PackedCursor {
         return values
     }
 
-    mutating func optionalInteger() -> Int? {
-        switch nextByte() {
-        case 0: return nil
-        case 1:
-            guard let zigzag = nextVarint() else { Self.damaged() }
-            return Int(truncatingIfNeeded: Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1))
-        default: Self.damaged()
-        }
+    mutating func integer() -> Int {
+        guard let zigzag = nextVarint() else { Self.damaged() }
+        return Int(truncatingIfNeeded: Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1))
     }
 
     mutating func thumbnail() -> Thumbnail? {
-        switch nextByte() {
-        case 0: return nil
-        case 1:
-            return Thumbnail(
-                format: imageFormat(), width: optionalInteger(), height: optionalInteger(),
-                byteCount: optionalInteger(), dominantColor: colour(), caption: optionalString())
-        default: Self.damaged()
-        }
+        guard let lead = thumbnailLead() else { Self.damaged() }
+        guard lead != 0 else { return nil }
+        // Arguments are evaluated left to right, in packed order.
+        return Thumbnail(
+            format: imageFormat(), width: Self.has(lead, 0) ? integer() : nil, height: Self.has(lead, 1) ? integer() : nil,
+            byteCount: Self.has(lead, 2) ? integer() : nil, dominantColor: colour(),
+            caption: Self.has(lead, 3) ? string() : nil)
     }
 
     /// A thumbnail's format (a common one is a shared literal).

@@ -54,7 +54,8 @@ extension SearchEngine {
     /// 23: ranks of 12 bytes (`StaticRank`).
     /// 24: a set's tail left out when it has none of its fields
     /// (`PackedAttributes.absentTail`).
-    static let snapshotFormat: UInt32 = 24
+    /// 25: a thumbnail's first byte says which integers and caption it has.
+    static let snapshotFormat: UInt32 = 25
 
     private static var layoutSizes: [UInt32] {
         [MemoryLayout<TokenTrie.Posting>.stride, MemoryLayout<TokenTrie.Child>.stride, MemoryLayout<TopEntry>.stride,
