@@ -198,7 +198,15 @@ extension SearchEngine {
         // One map for every list this thread makes: a hash table a node was
         // a third of warming at a million items, in hashing and growing.
         var byteMap = [UInt8](repeating: Self.noField, count: documents.count)
+        var warmed = 0
         while let node = stack.popLast() {
+            // The lists and maps made for the moment (a small subtree's
+            // list, a map a cover is tested with) are freed in each core's
+            // own allocator arena, which keeps them until told: given back
+            // every 64 nodes, the warm's top at a million items fell from
+            // 4,500 kB above its end to none (about 70 calls of 1.5 ms).
+            warmed += 1
+            if warmed % 64 == 0 { Allocator.returnFreePages() }
             _ = subtreeTopList(node, byteMap: &byteMap)
             if trie[node].postingList.count > TopListCache.capacity { _ = ownTopList(node) }
             // A large subtree keeps its map, or else its cover's residual.
