@@ -176,10 +176,10 @@ func activity(for id: String, eligible: Bool = true) -> UserActivity {
         #expect(!keptLists().isEmpty)
         #expect(keptLists().keys.allSatisfy { fast.trie[$0].documentCount > threshold })
         // Every subtree above the threshold under the root's large children was warmed.
-        var stack = fast.trie[TokenTrie.root].children.map(\.node).filter { fast.trie[$0].documentCount > threshold }
+        var stack = fast.trie.children(of: TokenTrie.root).map(\.node).filter { fast.trie[$0].documentCount > threshold }
         while let node = stack.popLast() {
             #expect(keptLists()[node] != nil, "node \(node) above the threshold keeps its list")
-            stack += fast.trie[node].children.map(\.node).filter { fast.trie[$0].documentCount > threshold }
+            stack += fast.trie.children(of: node).map(\.node).filter { fast.trie[$0].documentCount > threshold }
         }
         // Subtrees whose lists a larger one was made of, below the threshold, exist.
         #expect(fast.trie.nodes.indices.contains {

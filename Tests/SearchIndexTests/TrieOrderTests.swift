@@ -23,7 +23,7 @@ import Testing
         var stack: [Int32] = [TokenTrie.root]
         while let node = stack.popLast() {
             live.append(node)
-            stack.append(contentsOf: trie[node].children.map(\.node))
+            stack.append(contentsOf: trie.children(of: node).map(\.node))
         }
         return live
     }
@@ -123,7 +123,7 @@ import Testing
                 var walked: [[UInt32]] = []
                 while let current = stack.popLast() {
                     if !trie[current].postingList.isEmpty { walked.append(trie[current].postings.map(\.doc)) }
-                    stack.append(contentsOf: trie[current].children.map(\.node))
+                    stack.append(contentsOf: trie.children(of: current).map(\.node))
                 }
                 #expect(read.sorted { $0.lexicographicallyPrecedes($1) } == walked.sorted { $0.lexicographicallyPrecedes($1) },
                         "\(stage): under \(trie.token(at: node))")

@@ -180,7 +180,7 @@ import Testing
         #expect(trie.find("brent") == a)
         #expect(trie.find("bren").map { trie[$0].subtreeCount } == 1)
         trie.remove(doc: 1, from: a)
-        #expect(trie[TokenTrie.root].children.isEmpty)
+        #expect(trie.children(of: TokenTrie.root).isEmpty)
     }
 
     /// Path compression: a node only where a token ends or two part, and
@@ -209,7 +209,7 @@ import Testing
                 var stack = [node]
                 while let current = stack.popLast() {
                     if !trie[current].postings.isEmpty { found.insert(trie.token(at: current)) }
-                    stack.append(contentsOf: trie[current].children.map(\.node))
+                    stack.append(contentsOf: trie.children(of: current).map(\.node))
                 }
                 #expect(found == expected, "\(stage): tokens under \(prefix)")
                 #expect(trie[node].subtreeCount == expected.count, "\(stage): count under \(prefix)")
@@ -247,7 +247,7 @@ import Testing
                 let token = "w" + String(UInt32.random(in: 0..<UInt32.max, using: &generator), radix: 36)
                 if held[token] == nil { held[token] = trie.insert(token, posting: .init(doc: UInt32(round * 1_000 + doc), field: 0)) }
             }
-            for token in held.keys.shuffled(using: &generator).prefix(280) {
+            for token in held.keys.shuffled(using: &generator).prefix(held.count / 3) {
                 trie.remove(doc: trie[held[token]!].postings[0].doc, from: held[token]!)
                 held[token] = nil
             }
@@ -313,7 +313,7 @@ import Testing
             var stack: [Int32] = [TokenTrie.root]
             while let node = stack.popLast() {
                 out[trie.token(at: node)] = (trie[node].postings, trie[node].subtreeCount)
-                stack.append(contentsOf: trie[node].children.map(\.node))
+                stack.append(contentsOf: trie.children(of: node).map(\.node))
             }
             return out
         }
@@ -376,7 +376,7 @@ import Testing
             var stack: [Int32] = [TokenTrie.root]
             while let node = stack.popLast() {
                 out[trie.token(at: node)] = trie[node].documentCount
-                stack.append(contentsOf: trie[node].children.map(\.node))
+                stack.append(contentsOf: trie.children(of: node).map(\.node))
             }
             return out
         }
@@ -415,6 +415,57 @@ import Testing
         let heads = (0..<count).map { _ in pool.randomElement(using: &generator)! }
         let order = TokenTrie.orderByHead(heads)
         #expect(order == heads.indices.sorted { (heads[$0], $0) < (heads[$1], $1) })
+    }
+
+    /// Children after a node's first live in one pool, a run a node:
+    /// runs grow (moved to the pool's end when they are not there), shrink
+    /// (leaving places unused) and are rewritten once the unused places
+    /// make half the pool, and after a reorder; through all of it every
+    /// node's children are its tokens' next steps, in scalar order.
+    @Test func childrenInOnePoolFollowInsertsRemovalsAndRewrites() {
+        var generator = SeededGenerator(seed: 77)
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        // Two letters then one of 26: every two-letter node has many children.
+        func word() -> String {
+            String((0..<3).map { place in letters[Int.random(in: 0..<(place == 2 ? 26 : 4), using: &generator)] })
+        }
+        var trie = TokenTrie()
+        var held: [String: Int32] = [:]
+        var doc: UInt32 = 0
+        func expectChildren(_ stage: String) {
+            for node in trie.nodes.indices.map(Int32.init) where node == TokenTrie.root || trie[node].parent >= 0 {
+                let children = trie.children(of: node)
+                #expect(children.count == trie[node].childCount, "\(stage): node \(node) count")
+                #expect(zip(children, children.dropFirst()).allSatisfy { $0.scalar < $1.scalar }, "\(stage): node \(node) in order")
+                #expect(children.allSatisfy { trie[$0.node].parent == node && trie[$0.node].scalar == $0.scalar },
+                        "\(stage): node \(node) links")
+            }
+            for (token, node) in held { #expect(trie.node(ofToken: token) == node, "\(stage): \(token)") }
+            #expect(trie.find("zz") == nil || held.keys.contains { $0.hasPrefix("zz") })
+        }
+        var sawRewrite = false
+        for round in 0..<60 {
+            for _ in 0..<300 {
+                let token = word()
+                guard held[token] == nil else { continue }
+                held[token] = trie.insert(token, posting: .init(doc: doc, field: 0))
+                doc += 1
+            }
+            let unusedBefore = trie.unusedChildPlaces
+            for token in held.keys.shuffled(using: &generator).prefix(held.count / 3) {
+                trie.remove(doc: trie[held[token]!].postings[0].doc, from: held[token]!)
+                held[token] = nil
+            }
+            if trie.unusedChildPlaces < unusedBefore { sawRewrite = true }
+            if round % 20 == 19 {
+                let newIndex = trie.reorder()
+                held = held.mapValues { newIndex[Int($0)] }
+                #expect(trie.unusedChildPlaces == 0, "a reorder lays the pool out afresh")
+            }
+            expectChildren("round \(round)")
+        }
+        #expect(held.count > 200 && trie.nodes.indices.contains { trie[Int32($0)].childCount > 10 }, "nodes with many children")
+        #expect(sawRewrite, "the unused places made half the pool at least once")
     }
 }
 

@@ -110,7 +110,7 @@ extension SearchEngine {
         let minimum = fieldMapMinimum
         let own = trie[node].postingList.count
         var cost = own >= minimum ? (maps: 1, unmapped: 0) : (maps: 0, unmapped: own)
-        for child in trie[node].children where coverFits(cost) {
+        for child in trie.children(of: node) where coverFits(cost) {
             let child = child.node
             if trie[child].documentCount < minimum {
                 cost.unmapped += trie[child].subtreeCount
@@ -178,7 +178,7 @@ extension SearchEngine {
             } else if own > 0 {
                 walked.append((node, true))
             }
-            for child in trie[node].children {
+            for child in trie.children(of: node) {
                 let child = child.node
                 if trie[child].documentCount < minimum {
                     walked.append((child, false))

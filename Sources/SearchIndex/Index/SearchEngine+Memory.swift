@@ -11,12 +11,10 @@ extension SearchEngine {
         let arena = bytes(tokens.words)
             + bytes(tokens.starts) + bytes(tokens.counts)
         var postings = 0
-        var childLists = 0
         for node in trie.nodes {
             postings += bytes(node.postingList)
-            let children = node.children.count
-            if children > 1 { childLists += MemoryUsage.objectHeader + (children - 1) * MemoryLayout<TokenTrie.Child>.stride }
         }
+        let childLists = trie.childPool.count * MemoryLayout<TokenTrie.Child>.stride
         let trieBytes = trie.nodes.count * (MemoryLayout<TokenTrie.Node>.stride + MemoryLayout<TokenTrie.OrderedRange>.stride)
             + trie.labels.memoryBytes + childLists
         // Sets are shared between a record and its document: each counted once.

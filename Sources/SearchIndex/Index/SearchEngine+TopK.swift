@@ -106,7 +106,7 @@ extension SearchEngine {
         var childLists: [[TopEntry]] = []
         var walked: [Int32] = []
         var offered = trie[node].postingList.count
-        for child in trie[node].children {
+        for child in trie.children(of: node) {
             if trie[child.node].documentCount > TopListCache.capacity {
                 childLists.append(subtreeTopList(child.node, byteMap: &byteMap))
                 offered += TopListCache.capacity
@@ -179,7 +179,7 @@ extension SearchEngine {
         let mapsServe = documents.count >= fieldMapQueryMinimumSlots
         // Subtrees under different first scalars share no list or map: the
         // cores warm them apart, largest first, dealt out in turn.
-        let starts = trie[TokenTrie.root].children.map(\.node)
+        let starts = trie.children(of: TokenTrie.root).map(\.node)
             .filter { trie[$0].documentCount > topListThreshold }
             .sorted { trie[$0].documentCount > trie[$1].documentCount }
         let workers = min(Self.workerCount, starts.count)
@@ -212,7 +212,7 @@ extension SearchEngine {
             // A large subtree keeps its map, or else its cover's residual.
             if mapsServe, trie[node].documentCount >= fieldMapMinimum { _ = subtreeCover(node) }
             if mapsServe, trie[node].postingList.count >= fieldMapMinimum { _ = fieldMap(ofOwnPostings: node) }
-            for child in trie[node].children where trie[child.node].documentCount > topListThreshold {
+            for child in trie.children(of: node) where trie[child.node].documentCount > topListThreshold {
                 stack.append(child.node)
             }
         }

@@ -296,8 +296,8 @@ extension SearchEngine {
         try out.write(array: nodes.map(\.subtreeCount))
         try out.write(array: nodes.map(\.documentCount))
         try out.write(array: nodes.map(\.stamp))
-        try out.write(array: nodes.map { UInt32($0.children.count) })
-        try out.write(array: nodes.flatMap(\.children))
+        try out.write(array: nodes.map { UInt32($0.childCount) })
+        try out.write(array: nodes.indices.flatMap { trie.children(of: Int32($0)) })
         try out.write(array: nodes.map { UInt32($0.postingList.count) })
         var postings = FlatColumn<TokenTrie.Posting>()
         postings.reserveCapacity(nodes.reduce(0) { $0 + $1.postingList.count })
@@ -597,7 +597,10 @@ extension SearchEngine {
         var childStarts = [Int](repeating: 0, count: count + 1)
         var postingStarts = [Int](repeating: 0, count: count + 1)
         var labelStarts = [Int](repeating: 0, count: count + 1)
+        // Each node's children after its first, in the trie's pool.
+        var moreStarts = [Int](repeating: 0, count: count + 1)
         for index in 0..<count {
+            moreStarts[index + 1] = moreStarts[index] + max(0, Int(childCounts[index]) - 1)
             childStarts[index + 1] = childStarts[index] + Int(childCounts[index])
             postingStarts[index + 1] = postingStarts[index] + Int(postingCounts[index])
             labelStarts[index + 1] = labelStarts[index] + Int(labelCounts[index])
@@ -607,6 +610,16 @@ extension SearchEngine {
             throw SnapshotError(.malformed, "the trie's children, postings or labels do not add up")
         }
         let (childStartsView, postingStartsView, labelStartsView) = (childStarts, postingStarts, labelStarts)
+        let moreStartsView = moreStarts
+        let childStride = MemoryLayout<TokenTrie.Child>.stride
+        let childPool = [TokenTrie.Child](unsafeUninitializedCapacity: moreStarts[count]) { pool, initialized in
+            for index in 0..<count where childCounts[index] > 1 {
+                let more = Int(childCounts[index]) - 1
+                UnsafeMutableRawPointer(pool.baseAddress! + moreStarts[index])
+                    .copyMemory(from: children + (childStarts[index] + 1) * childStride, byteCount: more * childStride)
+            }
+            initialized = moreStarts[count]
+        }
         let nodes = [TokenTrie.Node](unsafeUninitializedCapacity: SnapshotReader.growingCapacity(count)) { buffer, initialized in
             nonisolated(unsafe) let out = buffer
             nonisolated(unsafe) let children = children, postings = postings
@@ -625,7 +638,7 @@ extension SearchEngine {
                         parent: parents[index], scalar: scalars[index], depth: depths[index],
                         labelStart: UInt32(truncatingIfNeeded: labelStartsView[index]), labelCount: labelCounts[index],
                         children: children + childStart * MemoryLayout<TokenTrie.Child>.stride,
-                        childCount: childStartsView[index + 1] - childStart,
+                        childCount: childStartsView[index + 1] - childStart, moreStart: moreStartsView[index],
                         postings: postingList(at: postingStart, count: postingStartsView[index + 1] - postingStart),
                         subtreeCount: UInt32(truncatingIfNeeded: subtreeCounts[index]),
                         documentCount: UInt32(truncatingIfNeeded: documentCounts[index]), stamp: stamps[index]))
@@ -634,7 +647,7 @@ extension SearchEngine {
             initialized = count
         }
         return TokenTrie(
-            restoring: nodes, labels: LabelPool(labels), freeNodes: freeNodes, stampCounter: stampCounter,
+            restoring: nodes, childPool: childPool, labels: LabelPool(labels), freeNodes: freeNodes, stampCounter: stampCounter,
             orderedRanges: zip(orderedLows, orderedHighs).map { TokenTrie.OrderedRange(low: $0, high: $1) },
             orderedLimit: orderedLimit, retiredNodes: retiredNodes)
     }

@@ -77,7 +77,7 @@ extension TokenTrie {
             for j in 0...pattern.count { rows[j] = j }
             labels.withReader { labels in
                 guard let shorter else {
-                    let firsts = Array(nodes[Int(Self.root)].children)
+                    let firsts = Array(children(of: Self.root))
                     guard nodes.count >= splitMinimum, firsts.count > 1 else {
                         for first in firsts {
                             walk(first, depth: 0, pattern: pattern, labels: labels, bound: bound, rows: &rows,
@@ -234,7 +234,7 @@ extension TokenTrie {
                  passingOver: passingOver, into: &result, path: path.dropFirst())
             return
         }
-        let children = nodes[Int(node)].children
+        let children = children(of: node)
         // Most children end the walk at their first row. A child whose
         // scalar is none of the pattern's in reach of that row gets the
         // same row as any other such child (every cell a mismatch, no

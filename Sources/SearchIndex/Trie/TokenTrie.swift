@@ -61,15 +61,16 @@ struct TokenTrie: Sendable {
         var node: Int32
     }
 
-    /// One node: 56 bytes, its two lists apart on the heap, its edge label
-    /// in the trie's `labels` pool, its ordered range in `orderedRanges`.
+    /// One node: 56 bytes, its posting list apart on the heap, its edge
+    /// label in the trie's `labels` pool, its other children in the trie's
+    /// `childPool`, its ordered range in `orderedRanges`.
     ///
     /// ```
-    ///  parent  scalar  depth  stamp  subtree  documents  label        firstChild    moreChildren  postingList
-    ///  Int32   UInt32  Int32  UInt32 UInt32   UInt32     start,count  (scalar,node) [Child] ─┐    FlatColumn ─┐
-    ///                                                                                        ▼               ▼
-    ///                                                               heap: rest by scalar   heap, or the loaded
-    ///                                                                                      snapshot's mapping
+    ///  parent  scalar  depth  stamp  subtree  documents  label        firstChild    more          postingList
+    ///  Int32   UInt32  Int32  UInt32 UInt32   UInt32     start,count  (scalar,node) start,count   FlatColumn ─┐
+    ///                                                                               │                         ▼
+    ///                                                          childPool: the rest by scalar   heap, or the loaded
+    ///                                                                                          snapshot's mapping
     /// ```
     ///
     /// (The ordered range lives apart: in the node, 64 bytes, every node of
@@ -96,8 +97,10 @@ struct TokenTrie: Sendable {
         var labelCount: UInt32 = 0
         /// The child of least scalar; `node` 0 (the root, never a child) when there is none.
         fileprivate var firstChild = Child(scalar: 0, node: 0)
-        /// The other children, sorted by scalar, every one above `firstChild`'s.
-        fileprivate var moreChildren: [Child] = []
+        /// The other children, sorted by scalar, every one above
+        /// `firstChild`'s: `moreCount` of the trie's `childPool` from `moreStart`.
+        fileprivate var moreStart: UInt32 = 0
+        fileprivate var moreCount: UInt32 = 0
         /// Postings of the token that ends exactly here.
         var postingList = FlatColumn<Posting>()
         /// The postings, copied (for tests and reports: the engine reads `postingList`).
@@ -115,8 +118,11 @@ struct TokenTrie: Sendable {
             set { storedDocumentCount = UInt32(newValue) }
         }
 
-        /// The children, by scalar.
-        var children: Children { Children(first: firstChild, more: moreChildren) }
+        /// The pool range of the children after the first.
+        fileprivate var moreRange: Range<Int> { Int(moreStart)..<(Int(moreStart) + Int(moreCount)) }
+
+        /// How many children it has.
+        var childCount: Int { firstChild.node == 0 ? 0 : Int(moreCount) + 1 }
 
         /// Gives the posting list room for a thirty-second more postings
         /// than it holds, where it had more. Lists grow by doubling as a
@@ -132,23 +138,43 @@ struct TokenTrie: Sendable {
             postingList = postingList.ownedCopy(capacity: count + count / 32)
         }
 
-        /// Points the node's links (parent, children) at their new indices.
+        /// Points the node's links (parent, first child) at their new
+        /// indices (the other children are the pool's: `relinkChildPool`).
         mutating func relink(_ newIndex: UnsafeBufferPointer<Int32>) {
             if parent >= 0 { parent = newIndex[Int(parent)] }
             if firstChild.node != 0 { firstChild.node = newIndex[Int(firstChild.node)] }
-            for position in moreChildren.indices { moreChildren[position].node = newIndex[Int(moreChildren[position].node)] }
         }
     }
 
     /// A node's children in scalar order, read without building an array.
     struct Children: RandomAccessCollection, Sendable {
         fileprivate let first: Child
-        fileprivate let more: [Child]
+        fileprivate let more: ArraySlice<Child>
 
         var startIndex: Int { 0 }
         var endIndex: Int { first.node == 0 ? 0 : more.count + 1 }
-        subscript(position: Int) -> Child { position == 0 ? first : more[position - 1] }
+        subscript(position: Int) -> Child { position == 0 ? first : more[more.startIndex + position - 1] }
     }
+
+    /// The children of `node`, by scalar.
+    func children(of node: Int32) -> Children {
+        let node = nodes[Int(node)]
+        return Children(first: node.firstChild, more: childPool[node.moreRange])
+    }
+
+    /// Every node's children after its first, each node's a run of this
+    /// pool (`Node.moreStart`, `moreCount`). A run that grows is moved to
+    /// the end when it is not there already, and a shrinking one leaves
+    /// its last place: places no run uses are left until they make half
+    /// the pool, which is then rewritten, and `reorder()` lays the runs
+    /// out afresh in node order.
+    ///
+    /// Why: 117,000 nodes at a million items have more than one child, and
+    /// an array of its own each took its object's 32 bytes and the
+    /// allocator's rounding on top of 8 a child (about 5 MB).
+    private(set) var childPool: [Child] = []
+    /// Places of `childPool` no run uses.
+    private(set) var unusedChildPlaces = 0
 
     private(set) var nodes: [Node] = [Node(parent: -1, scalar: 0, depth: 0)]
     /// Each node's ordered range (`TokenTrie+Order`), parallel to `nodes`.
@@ -177,10 +203,11 @@ struct TokenTrie: Sendable {
 
     /// A trie from its parts, as a snapshot saved them.
     init(
-        restoring nodes: [Node], labels: LabelPool, freeNodes: [Int32], stampCounter: UInt32,
+        restoring nodes: [Node], childPool: [Child] = [], labels: LabelPool, freeNodes: [Int32], stampCounter: UInt32,
         orderedRanges: [OrderedRange]? = nil, orderedLimit: Int32 = 1, retiredNodes: Int = 0
     ) {
         self.nodes = nodes
+        self.childPool = childPool
         self.orderedRanges = orderedRanges
             ?? [OrderedRange(low: 0, high: 1)] + repeatElement(OrderedRange(), count: max(0, nodes.count - 1))
         self.labels = labels
@@ -248,7 +275,8 @@ struct TokenTrie: Sendable {
             let first = nodes[Int(node)].firstChild
             if first.scalar == scalar, first.node != 0 { return first.node }
             guard first.node != 0, scalar > first.scalar else { return nil }
-            return nodes[Int(node)].moreChildren.withUnsafeBufferPointer { children in
+            return childPool.withUnsafeBufferPointer { pool in
+                let children = UnsafeBufferPointer(rebasing: pool[nodes[Int(node)].moreRange])
                 var low = 0
                 var high = children.count
                 while low < high {
@@ -788,14 +816,72 @@ struct TokenTrie: Sendable {
         if first.node == 0 {
             nodes[Int(parent)].firstChild = child
         } else if child.scalar < first.scalar {
-            nodes[Int(parent)].moreChildren.insert(first, at: 0)
+            insertMoreChild(first, at: 0, of: parent)
             nodes[Int(parent)].firstChild = child
         } else {
-            // In place: a local copy of the list would be copied again on insert.
-            let position = nodes[Int(parent)].moreChildren.firstIndex { $0.scalar > child.scalar } ?? nodes[Int(parent)].moreChildren.count
-            nodes[Int(parent)].moreChildren.insert(child, at: position)
+            let range = nodes[Int(parent)].moreRange
+            let position = childPool[range].firstIndex { $0.scalar > child.scalar } ?? range.upperBound
+            insertMoreChild(child, at: position - range.lowerBound, of: parent)
         }
         return index
+    }
+
+    /// Puts `child` at `position` of `parent`'s run in the pool: in place
+    /// when the run ends the pool, else the run moved to the end with it.
+    private mutating func insertMoreChild(_ child: Child, at position: Int, of parent: Int32) {
+        let range = nodes[Int(parent)].moreRange
+        if range.isEmpty || range.upperBound == childPool.count {
+            let start = range.isEmpty ? childPool.count : range.lowerBound
+            childPool.insert(child, at: start + position)
+            nodes[Int(parent)].moreStart = UInt32(start)
+        } else {
+            // Copied out first: a slice of the pool appended to it would
+            // copy the whole pool (the slice holds its storage).
+            var run = Array(childPool[range])
+            run.insert(child, at: position)
+            let start = childPool.count
+            childPool.append(contentsOf: run)
+            unusedChildPlaces += range.count
+            nodes[Int(parent)].moreStart = UInt32(start)
+        }
+        precondition(childPool.count <= Int(UInt32.max), "the trie's child pool holds fewer than 2^32 children")
+        nodes[Int(parent)].moreCount += 1
+    }
+
+    /// Takes the child at `position` out of `parent`'s run (its last place
+    /// left unused).
+    private mutating func removeMoreChild(at position: Int, of parent: Int32) {
+        let range = nodes[Int(parent)].moreRange
+        childPool.withUnsafeMutableBufferPointer { pool in
+            for index in (range.lowerBound + position)..<(range.upperBound - 1) { pool[index] = pool[index + 1] }
+        }
+        nodes[Int(parent)].moreCount -= 1
+        if nodes[Int(parent)].moreCount == 0 { nodes[Int(parent)].moreStart = 0 }
+        unusedChildPlaces += 1
+        if unusedChildPlaces > 4_096, unusedChildPlaces > childPool.count / 2 { compactChildPool() }
+    }
+
+    /// Rewrites the pool with the runs in use only, in node order.
+    private mutating func compactChildPool(renaming newIndex: UnsafeBufferPointer<Int32>? = nil) {
+        var compacted: [Child] = []
+        compacted.reserveCapacity(childPool.count - unusedChildPlaces)
+        for index in nodes.indices where nodes[index].moreCount > 0 {
+            let range = nodes[index].moreRange
+            nodes[index].moreStart = UInt32(compacted.count)
+            if let newIndex {
+                for child in childPool[range] { compacted.append(Child(scalar: child.scalar, node: newIndex[Int(child.node)])) }
+            } else {
+                compacted.append(contentsOf: childPool[range])
+            }
+        }
+        childPool = compacted
+        unusedChildPlaces = 0
+    }
+
+    /// After `reorder()`'s permutation: the pool laid out afresh in the new
+    /// node order, each child named by its new index.
+    mutating func relinkChildPool(_ newIndex: UnsafeBufferPointer<Int32>) {
+        compactChildPool(renaming: newIndex)
     }
 
     /// Splits the edge into `node` after its first `count` scalars: a new
@@ -819,8 +905,8 @@ struct TokenTrie: Sendable {
         if nodes[parent].firstChild.node == node {
             nodes[parent].firstChild.node = index
         } else {
-            let position = nodes[parent].moreChildren.firstIndex { $0.node == node }!
-            nodes[parent].moreChildren[position].node = index
+            let position = childPool[nodes[parent].moreRange].firstIndex { $0.node == node }!
+            childPool[position].node = index
         }
         nodes[Int(node)].parent = index
         nodes[Int(node)].labelStart = restStart
@@ -835,10 +921,17 @@ struct TokenTrie: Sendable {
             let parent = nodes[Int(node)].parent
             let scalar = nodes[Int(node)].scalar
             if nodes[Int(parent)].firstChild.scalar == scalar {
-                nodes[Int(parent)].firstChild = nodes[Int(parent)].moreChildren.isEmpty
-                    ? Child(scalar: 0, node: 0) : nodes[Int(parent)].moreChildren.removeFirst()
+                if nodes[Int(parent)].moreCount == 0 {
+                    nodes[Int(parent)].firstChild = Child(scalar: 0, node: 0)
+                } else {
+                    nodes[Int(parent)].firstChild = childPool[Int(nodes[Int(parent)].moreStart)]
+                    removeMoreChild(at: 0, of: parent)
+                }
             } else {
-                nodes[Int(parent)].moreChildren.removeAll { $0.scalar == scalar }
+                let range = nodes[Int(parent)].moreRange
+                if let position = childPool[range].firstIndex(where: { $0.scalar == scalar }) {
+                    removeMoreChild(at: position - range.lowerBound, of: parent)
+                }
             }
             unusedLabelScalars += Int(nodes[Int(node)].labelCount)
             nodes[Int(node)] = Node(parent: -1, scalar: 0, depth: 0)
@@ -868,8 +961,8 @@ struct TokenTrie: Sendable {
     /// last (popped first), read in place.
     func pushChildren(of node: Int32, onto stack: inout [Int32]) {
         nodes.withUnsafeBufferPointer { nodes in
-            nodes[Int(node)].moreChildren.withUnsafeBufferPointer { more in
-                for child in more.reversed() { stack.append(child.node) }
+            childPool.withUnsafeBufferPointer { pool in
+                for child in pool[nodes[Int(node)].moreRange].reversed() { stack.append(child.node) }
             }
             let first = nodes[Int(node)].firstChild
             if first.node != 0 { stack.append(first.node) }
@@ -964,8 +1057,8 @@ struct TokenTrie: Sendable {
                 }
                 let first = nodes[Int(current)].firstChild
                 if first.node != 0 { stack.append(first.node) }
-                nodes[Int(current)].moreChildren.withUnsafeBufferPointer { children in
-                    for child in children { stack.append(child.node) }
+                childPool.withUnsafeBufferPointer { pool in
+                    for child in pool[nodes[Int(current)].moreRange] { stack.append(child.node) }
                 }
             }
         }
@@ -1013,16 +1106,16 @@ extension TokenTrie.Node {
     }
 
     /// A node as a snapshot saved it: `childCount` children sorted by
-    /// scalar at `children` (bytes as written, maybe unaligned).
+    /// scalar at `children` (bytes as written, maybe unaligned), those
+    /// after the first at `moreStart` of the trie's child pool.
     init(parent: Int32, scalar: UInt32, depth: Int32, labelStart: UInt32, labelCount: UInt32,
-         children: UnsafeRawPointer, childCount: Int,
+         children: UnsafeRawPointer, childCount: Int, moreStart: Int,
          postings: FlatColumn<TokenTrie.Posting>, subtreeCount: UInt32, documentCount: UInt32, stamp: UInt32) {
-        let stride = MemoryLayout<TokenTrie.Child>.stride
         self.init(
             parent: parent, scalar: scalar, depth: depth, stamp: stamp, storedSubtreeCount: subtreeCount,
             storedDocumentCount: documentCount, labelStart: labelStart, labelCount: labelCount,
             firstChild: childCount > 0 ? children.loadUnaligned(as: TokenTrie.Child.self) : TokenTrie.Child(scalar: 0, node: 0),
-            moreChildren: childCount > 1 ? SnapshotReader.array(from: children + stride, count: childCount - 1) : [],
+            moreStart: childCount > 1 ? UInt32(moreStart) : 0, moreCount: UInt32(max(0, childCount - 1)),
             postingList: postings)
     }
 }
