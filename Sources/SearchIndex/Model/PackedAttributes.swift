@@ -190,12 +190,18 @@ struct PackedAttributes: @unchecked Sendable {
         out.optionalString(fields.contentDescription)
         out.list(fields.keywords)
         if let thumbnail = fields.thumbnail {
-            let present = [thumbnail.width != nil, thumbnail.height != nil, thumbnail.byteCount != nil, thumbnail.caption != nil]
-            out.byte(present.enumerated().reduce(1) { $1.element ? $0 | 2 << $1.offset : $0 })
+            var lead: UInt8 = 1
+            if thumbnail.width != nil { lead |= 2 }
+            if thumbnail.height != nil { lead |= 4 }
+            if thumbnail.byteCount != nil { lead |= 8 }
+            if thumbnail.caption != nil { lead |= 16 }
+            out.byte(lead)
             out.literal(thumbnail.format, among: commonImageFormats, optional: true)
-            for value in [thumbnail.width, thumbnail.height, thumbnail.byteCount] { value.map { out.integer($0) } }
+            if let width = thumbnail.width { out.integer(width) }
+            if let height = thumbnail.height { out.integer(height) }
+            if let byteCount = thumbnail.byteCount { out.integer(byteCount) }
             out.colour(thumbnail.dominantColor)
-            thumbnail.caption.map { out.string($0) }
+            if let caption = thumbnail.caption { out.string(caption) }
         } else {
             out.byte(0)
         }

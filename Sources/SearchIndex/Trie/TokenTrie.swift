@@ -158,8 +158,9 @@ struct TokenTrie: Sendable {
 
     /// The children of `node`, by scalar.
     func children(of node: Int32) -> Children {
-        let node = nodes[Int(node)]
-        return Children(first: node.firstChild, more: childPool[node.moreRange])
+        // Field by field: a copy of the whole node would retain and release
+        // its posting list (a typo walk asks this of every node it enters).
+        Children(first: nodes[Int(node)].firstChild, more: childPool[nodes[Int(node)].moreRange])
     }
 
     /// Every node's children after its first, each node's a run of this
@@ -182,7 +183,8 @@ struct TokenTrie: Sendable {
     /// Every node's edge label, each a range of this pool. A split edge's
     /// two nodes share its range; a pruned node's range is left unused
     /// until those make half the pool, which is then rewritten (a snapshot
-    /// writes only the ranges in use). One byte a scalar while the labels are mostly ASCII, else two (`LabelPool`).
+    /// writes only the ranges in use). One byte a scalar while the labels
+    /// are mostly ASCII, else two (`LabelPool`).
     private(set) var labels = LabelPool()
     /// Scalars of `labels` no node uses.
     private var unusedLabelScalars = 0
