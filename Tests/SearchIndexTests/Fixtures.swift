@@ -23,6 +23,24 @@ func items(_ count: Int, _ prefix: String, expired: Bool = false, title: (Int) -
     }
 }
 
+/// An engine over `items` answering from field maps (of subtrees with at
+/// least `mapMinimum` documents, whatever the index's size) and best
+/// lists (of subtrees above 20 documents), warmed; and a copy made before,
+/// which neither scans nor reads lists: it enumerates.
+func mappedAndEnumeratingEngines(
+    _ items: [SearchableItem], mapMinimum: Int
+) -> (mapped: SearchEngine, enumerating: SearchEngine) {
+    var mapped = engine(items)
+    var enumerating = mapped
+    enumerating.scanEnabled = false
+    enumerating.topListThreshold = .max
+    mapped.fieldMapQueryMinimumSlots = 0
+    mapped.fieldMapMinimumDocuments = mapMinimum
+    mapped.topListThreshold = 20
+    mapped.warmTopLists()
+    return (mapped, enumerating)
+}
+
 func engine(_ items: [SearchableItem]) -> SearchEngine {
     var engine = SearchEngine()
     engine.index(items)

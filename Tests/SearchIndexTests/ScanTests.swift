@@ -462,30 +462,18 @@ import Testing
 /// documents left out, and no code map is made until a space ends the term.
 @Suite struct TypoCountTests {
     func engines() -> (counting: SearchEngine, enumerating: SearchEngine) {
-        var items: [SearchableItem] = []
-        func add(_ count: Int, _ prefix: String, title: (Int) -> String, expired: Bool = false) {
-            items += SearchIndexTests.items(count, prefix, expired: expired, title: title)
-        }
         // "lante": one broad subtree; its typos ("lamte", "lsnte", "kante") small.
-        add(600, "broad", title: { "lantern \($0 % 30 == 0 ? "lamtern" : "room")" })
-        add(30, "near", title: { "lamtern \($0 % 5 == 0 ? "kantern" : "gate")" })
-        add(40, "far", title: { _ in "lsntern shade" })
-        add(40, "king", title: { _ in "kantern hill" })
-        // "ribbo": three small subtrees, broad only together.
-        add(40, "ribbon", title: { _ in "ribbon tie" })
-        add(40, "ribbin", title: { _ in "ribbin knot" })
-        add(40, "rubbon", title: { _ in "rubbon bow" })
-        add(8, "gone", title: { $0 % 2 == 0 ? "lantern lamtern" : "kantern rubbon" }, expired: true)
-        add(200, "other", title: { "pebble \($0)" })
-        var counting = SearchEngine()
-        counting.index(items)
-        var enumerating = counting
-        enumerating.scanEnabled = false
-        enumerating.topListThreshold = .max
-        counting.fieldMapQueryMinimumSlots = 0
-        counting.fieldMapMinimumDocuments = 30
-        counting.topListThreshold = 20
-        counting.warmTopLists()
+        let corpus = items(600, "broad", title: { "lantern \($0 % 30 == 0 ? "lamtern" : "room")" })
+            + items(30, "near", title: { "lamtern \($0 % 5 == 0 ? "kantern" : "gate")" })
+            + items(40, "far", title: { _ in "lsntern shade" })
+            + items(40, "king", title: { _ in "kantern hill" })
+            // "ribbo": three small subtrees, broad only together.
+            + items(40, "ribbon", title: { _ in "ribbon tie" })
+            + items(40, "ribbin", title: { _ in "ribbin knot" })
+            + items(40, "rubbon", title: { _ in "rubbon bow" })
+            + items(8, "gone", expired: true, title: { $0 % 2 == 0 ? "lantern lamtern" : "kantern rubbon" })
+            + items(200, "other", title: { "pebble \($0)" })
+        let (counting, enumerating) = mappedAndEnumeratingEngines(corpus, mapMinimum: 30)
         return (counting, enumerating)
     }
 

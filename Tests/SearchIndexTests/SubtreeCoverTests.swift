@@ -7,28 +7,16 @@ import Testing
 /// maps plus its few other lists, and must answer as enumeration does.
 @Suite struct SubtreeCoverTests {
     func engines() -> (covering: SearchEngine, enumerating: SearchEngine) {
-        var items: [SearchableItem] = []
-        func add(_ count: Int, _ prefix: String, title: (Int) -> String, expired: Bool = false) {
-            items += SearchIndexTests.items(count, prefix, expired: expired, title: title)
-        }
         // "lantern": a word with its own map; "lanterns", "lanternfish" and
         // "lanxy" the few postings beside it under "lan" (and "lantern").
-        add(600, "broad", title: { "lantern \($0 % 30 == 0 ? "lamtern" : "room")" })
-        add(4, "plural", title: { _ in "lanterns lamtern bright" })
-        add(2, "fish", title: { _ in "lanternfish deep" })
-        add(1, "gone", title: { _ in "lanternfish lamtern" }, expired: true)
-        add(2, "cove", title: { _ in "lanxy cove" })
-        add(20, "near", title: { "lamtern \($0 % 5 == 0 ? "kantern" : "gate")" })
-        add(200, "other", title: { "pebble \($0)" })
-        var covering = SearchEngine()
-        covering.index(items)
-        var enumerating = covering
-        enumerating.scanEnabled = false
-        enumerating.topListThreshold = .max
-        covering.fieldMapQueryMinimumSlots = 0
-        covering.fieldMapMinimumDocuments = 40
-        covering.topListThreshold = 20
-        covering.warmTopLists()
+        let corpus = items(600, "broad", title: { "lantern \($0 % 30 == 0 ? "lamtern" : "room")" })
+            + items(4, "plural", title: { _ in "lanterns lamtern bright" })
+            + items(2, "fish", title: { _ in "lanternfish deep" })
+            + items(1, "gone", expired: true, title: { _ in "lanternfish lamtern" })
+            + items(2, "cove", title: { _ in "lanxy cove" })
+            + items(20, "near", title: { "lamtern \($0 % 5 == 0 ? "kantern" : "gate")" })
+            + items(200, "other", title: { "pebble \($0)" })
+        let (covering, enumerating) = mappedAndEnumeratingEngines(corpus, mapMinimum: 40)
         return (covering, enumerating)
     }
 

@@ -182,6 +182,11 @@ struct PackedAttributes: @unchecked Sendable {
     /// reads these bytes instead.
     static let absentTail: StaticString = "\0\0\0\0\0"
 
+    /// Whether `tail` is `absentTail`'s bytes (which are never written).
+    static func isAbsentTail(_ tail: some Collection<UInt8>) -> Bool {
+        tail.count == absentTail.utf8CodeUnitCount && tail.allSatisfy { $0 == 0 }
+    }
+
     static func make(_ fields: AttributeSet.Fields) -> PackedAttributes {
         var out = PackedWriter()
         out.literal(fields.contentType, among: commonContentTypes, optional: false)
@@ -224,9 +229,7 @@ struct PackedAttributes: @unchecked Sendable {
         }
         // Nearly every set has none of the tail's fields: their five
         // absent marks are left out (5 MB at a million items).
-        if out.bytes.count == tail + Self.absentTail.utf8CodeUnitCount, out.bytes[tail...].allSatisfy({ $0 == 0 }) {
-            out.bytes.removeLast(Self.absentTail.utf8CodeUnitCount)
-        }
+        if Self.isAbsentTail(out.bytes[tail...]) { out.bytes.removeLast(out.bytes.count - tail) }
         return out.bytes.withUnsafeBytes { make(copying: $0, tail: tail) }
     }
 
@@ -962,7 +965,7 @@ struct PackedCursor {
         // A tail of none of its fields is never written (see `absentTail`).
         if offset == count { return tail }
         guard skip(.supportsPhoneCall), skip(.rating), skip(.relatedUniqueIdentifier), skip(.url), skip(.extras),
-              !(0..<offset - tail).allSatisfy({ base[tail + $0] == 0 })
+              !PackedAttributes.isAbsentTail(UnsafeBufferPointer(start: base + tail, count: offset - tail))
         else {
             return nil
         }

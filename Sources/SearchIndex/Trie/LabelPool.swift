@@ -86,10 +86,15 @@ struct LabelPool: Sendable {
     }
 
     @inline(__always) subscript(position: Int) -> UInt32 {
-        if !isWide { return Self.narrowValue(narrow[position], narrowValues) }
-        let unit = units[position]
-        if unit & 0xF800 != Self.wideBase { return UInt32(unit) }
-        return Self.wideValue(unit, at: position, wide: wide, overflow: overflow)
+        isWide
+            ? Self.value(units[position], at: position, wide: wide, overflow: overflow)
+            : Self.narrowValue(narrow[position], narrowValues)
+    }
+
+    /// The value of a two-byte `unit` at `position`.
+    @inline(__always)
+    fileprivate static func value(_ unit: UInt16, at position: Int, wide: [UInt32], overflow: [Int: UInt32]) -> UInt32 {
+        unit & 0xF800 != wideBase ? UInt32(unit) : wideValue(unit, at: position, wide: wide, overflow: overflow)
     }
 
     @inline(__always)
@@ -125,9 +130,7 @@ struct LabelPool: Sendable {
     private mutating func widen() {
         var wider = [UInt16]()
         wider.reserveCapacity(Swift.max(narrow.capacity, narrow.count + 1))
-        for position in narrow.indices {
-            wider.append(unit(for: Self.narrowValue(narrow[position], narrowValues), at: position))
-        }
+        for position in narrow.indices { wider.append(unit(for: self[position], at: position)) }
         units = wider
         isWide = true
         narrow = []
@@ -164,24 +167,43 @@ struct LabelPool: Sendable {
 
     /// How many values from `start` (of `count`; the first is taken as
     /// matched, a child being found by it) equal `scalars` from `offset`:
-    /// a walk down an edge.
+    /// a walk down an edge. (The units are read in place, each width in a
+    /// loop of its own: every token inserted or looked up walks its edges
+    /// through here, and a `Reader` made for each would retain its tables.)
     @inline(__always)
     func matchLength(start: Int, count: Int, of scalars: UnsafeBufferPointer<UInt32>, from offset: Int) -> Int {
-        withReader { labels in
-            var step = 1
-            while step < count, offset + step < scalars.count {
-                guard labels[start + step] == scalars[offset + step] else { break }
-                step += 1
+        var step = 1
+        if isWide {
+            units.withUnsafeBufferPointer { units in
+                while step < count, offset + step < scalars.count,
+                      Self.value(units[start + step], at: start + step, wide: wide, overflow: overflow) == scalars[offset + step] {
+                    step += 1
+                }
             }
-            return step
+        } else {
+            narrow.withUnsafeBufferPointer { units in
+                while step < count, offset + step < scalars.count,
+                      Self.narrowValue(units[start + step], narrowValues) == scalars[offset + step] {
+                    step += 1
+                }
+            }
         }
+        return step
     }
 
     /// Writes the `count` values from `start` to `out` (a token spelled out).
     @inline(__always)
     func copyValues(start: Int, count: Int, to out: UnsafeMutablePointer<UInt32>) {
-        withReader { labels in
-            for offset in 0..<count { out[offset] = labels[start + offset] }
+        if isWide {
+            units.withUnsafeBufferPointer { units in
+                for index in 0..<count {
+                    out[index] = Self.value(units[start + index], at: start + index, wide: wide, overflow: overflow)
+                }
+            }
+        } else {
+            narrow.withUnsafeBufferPointer { units in
+                for index in 0..<count { out[index] = Self.narrowValue(units[start + index], narrowValues) }
+            }
         }
     }
 
@@ -210,10 +232,9 @@ struct LabelPool: Sendable {
         let overflow: [Int: UInt32]
 
         @inline(__always) subscript(position: Int) -> UInt32 {
-            if !isWide { return LabelPool.narrowValue(narrow[position], narrowValues) }
-            let unit = units[position]
-            if unit & 0xF800 != LabelPool.wideBase { return UInt32(unit) }
-            return LabelPool.wideValue(unit, at: position, wide: wide, overflow: overflow)
+            isWide
+                ? LabelPool.value(units[position], at: position, wide: wide, overflow: overflow)
+                : LabelPool.narrowValue(narrow[position], narrowValues)
         }
     }
 }
