@@ -27,13 +27,19 @@ extension SearchEngine {
         of text: String, field: String, terms: [String], termsAreASCII: Bool, probesInPlace probes: UnsafeBufferPointer<TermProbe>?,
         evaluators: inout [TermEvaluator]
     ) -> [Highlight] {
-        if termsAreASCII {
-            if let plain = plainHighlights(of: text, field: field, terms: terms, probes: probes, evaluators: &evaluators) {
-                return plain
+        // The trie goes down by address: closures that captured it (or
+        // `self`) copied it, every array it holds retained and released
+        // for each result (a fourteenth of a short keystroke at a million
+        // items).
+        withUnsafePointer(to: trie) { trie in
+            if termsAreASCII {
+                if let plain = Self.plainHighlights(of: text, field: field, terms: terms, probes: probes, evaluators: &evaluators, trie: trie) {
+                    return plain
+                }
+                if Self.isBeyondASCII(text) { return [] }
             }
-            if Self.isBeyondASCII(text) { return [] }
+            return Self.tokenizedHighlights(of: text, field: field, terms: terms, probes: probes, evaluators: &evaluators, trie: trie)
         }
-        return tokenizedHighlights(of: text, field: field, terms: terms, probes: probes, evaluators: &evaluators)
     }
 
     /// Whether every term is ASCII (each result's highlights asked this of
@@ -78,15 +84,15 @@ extension SearchEngine {
     /// Most titles are plain, and building each token's string (and
     /// freeing it) was most of the time a one-term keystroke spent on
     /// its fifty results' highlights.
-    private func plainHighlights(
-        of text: String, field: String, terms: [String], probes: UnsafeBufferPointer<TermProbe>?, evaluators: inout [TermEvaluator]
+    ///
+    /// Static, with the trie by address: a closure capturing `self` had
+    /// the whole engine copied for each result (a retain of every
+    /// structure it holds, and their releases: a tenth of a short keystroke).
+    private static func plainHighlights(
+        of text: String, field: String, terms: [String], probes: UnsafeBufferPointer<TermProbe>?, evaluators: inout [TermEvaluator],
+        trie: UnsafePointer<TokenTrie>
     ) -> [Highlight]? {
         var text = text
-        // The closures below read the trie alone: one capturing `self` had
-        // the whole engine copied for each result (a retain of every
-        // structure it holds, and their releases: a tenth of a short
-        // keystroke).
-        let trie = trie
         return text.withUTF8 { bytes -> [Highlight]? in
             guard Self.isPlain(bytes) else { return nil }
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(bytes.count, 1)) { folded in
@@ -112,14 +118,14 @@ extension SearchEngine {
                         let tokenScalars = UnsafeBufferPointer(rebasing: scalars[..<length])
                         var node: Int32 = -1
                         if probes == nil {
-                            guard let found = trie.node(ofScalars: tokenScalars) else { continue }
+                            guard let found = trie.pointee.node(ofScalars: tokenScalars) else { continue }
                             node = found
                         }
                         var covered = 0
                         for (index, term) in terms.enumerated() {
                             guard let (typos, whole) = Self.hit(
                                 ofTerm: index, node: node, probes: probes, evaluators: &evaluators, trie: trie,
-                                code: { $0.code(ofToken: token, scalars: tokenScalars, trie: trie) })
+                                code: { $0.code(ofToken: token, scalars: tokenScalars, trie: trie.pointee) })
                             else { continue }
                             // A character of plain text folds to one scalar.
                             if typos == 0 && !whole && token.starts(withUTF8Of: term) {
@@ -142,7 +148,8 @@ extension SearchEngine {
     /// from its evaluator at the token's `node`. Nil when it does not match.
     @inline(__always)
     private static func hit(
-        ofTerm index: Int, node: Int32, probes: UnsafeBufferPointer<TermProbe>?, evaluators: inout [TermEvaluator], trie: TokenTrie,
+        ofTerm index: Int, node: Int32, probes: UnsafeBufferPointer<TermProbe>?, evaluators: inout [TermEvaluator],
+        trie: UnsafePointer<TokenTrie>,
         code: (borrowing TermProbe) -> UInt8
     ) -> (typos: UInt8, whole: Bool)? {
         if let probes {
@@ -150,7 +157,7 @@ extension SearchEngine {
             guard code != TermProbe.miss else { return nil }
             return (code >> 3, (code >> 2) & 1 == 0)
         }
-        guard let hit = evaluators[index].hit(for: node, trie: trie) else { return nil }
+        guard let hit = evaluators[index].hit(for: node, trie: trie.pointee) else { return nil }
         return (hit.typos, hit.whole)
     }
 
@@ -220,22 +227,23 @@ extension SearchEngine {
     }
 
     /// `highlights(of:…)` for any text: its tokens as the index made them.
-    private func tokenizedHighlights(
-        of text: String, field: String, terms: [String], probes: UnsafeBufferPointer<TermProbe>?, evaluators: inout [TermEvaluator]
+    private static func tokenizedHighlights(
+        of text: String, field: String, terms: [String], probes: UnsafeBufferPointer<TermProbe>?, evaluators: inout [TermEvaluator],
+        trie: UnsafePointer<TokenTrie>
     ) -> [Highlight] {
         var out: [Highlight] = []
         var characters: [Character]?
         for token in Tokenizer.indexTokens(text) {
             var node: Int32 = -1
             if probes == nil {
-                guard let found = trie.node(ofToken: token.text) else { continue }
+                guard let found = trie.pointee.node(ofToken: token.text) else { continue }
                 node = found
             }
             var bestLength = 0
             for (index, term) in terms.enumerated() {
                 guard let (typos, whole) = Self.hit(
                     ofTerm: index, node: node, probes: probes, evaluators: &evaluators, trie: trie,
-                    code: { $0.code(ofToken: token.text, trie: trie) })
+                    code: { $0.code(ofToken: token.text, trie: trie.pointee) })
                 else { continue }
                 if typos == 0 && !whole && token.text.hasPrefix(term) {
                     // Cover the original characters that fold to the term.
