@@ -125,7 +125,7 @@ extension SearchEngine {
                         for (index, term) in terms.enumerated() {
                             guard let (typos, whole) = Self.hit(
                                 ofTerm: index, node: node, probes: probes, evaluators: &evaluators, trie: trie,
-                                code: { $0.code(ofToken: token, scalars: tokenScalars, trie: trie.pointee) })
+                                code: { $0.code(ofToken: token, scalars: tokenScalars, trie: trie) })
                             else { continue }
                             // A character of plain text folds to one scalar.
                             if typos == 0 && !whole && token.starts(withUTF8Of: term) {
@@ -243,7 +243,7 @@ extension SearchEngine {
             for (index, term) in terms.enumerated() {
                 guard let (typos, whole) = Self.hit(
                     ofTerm: index, node: node, probes: probes, evaluators: &evaluators, trie: trie,
-                    code: { $0.code(ofToken: token.text, trie: trie.pointee) })
+                    code: { $0.code(ofToken: token.text, trie: trie) })
                 else { continue }
                 if typos == 0 && !whole && token.text.hasPrefix(term) {
                     // Cover the original characters that fold to the term.

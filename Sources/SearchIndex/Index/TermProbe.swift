@@ -166,6 +166,11 @@ struct TermProbe: Sendable {
     /// The hit code (field left 0) of the term against one token given as
     /// text, or `miss`.
     func code(ofToken text: String, trie: TokenTrie) -> UInt8 {
+        withUnsafePointer(to: trie) { code(ofToken: text, trie: $0) }
+    }
+
+    /// `code(ofToken:trie:)` with the trie by address (see below).
+    func code(ofToken text: String, trie: UnsafePointer<TokenTrie>) -> UInt8 {
         TokenTrie.withScalars(of: text) { scalars in
             var text = text
             return text.withUTF8 { code(ofToken: $0, scalars: scalars, trie: trie) }
@@ -173,8 +178,11 @@ struct TermProbe: Sendable {
     }
 
     /// `code(ofToken:trie:)` for a token given as its UTF-8 bytes and,
-    /// the same, its scalars.
-    func code(ofToken utf8: UnsafeBufferPointer<UInt8>, scalars: UnsafeBufferPointer<UInt32>, trie: TokenTrie) -> UInt8 {
+    /// the same, its scalars. The trie comes by address: passed by value
+    /// from a highlight's closures, it was copied for each token tested
+    /// (every array it holds retained and released), a tenth of a
+    /// five-letter keystroke at a million items.
+    func code(ofToken utf8: UnsafeBufferPointer<UInt8>, scalars: UnsafeBufferPointer<UInt32>, trie: UnsafePointer<TokenTrie>) -> UInt8 {
         let head = TokenArena.head(of: utf8)
         if let single {
             // The token starts with the node's whole path (at most eight
@@ -191,7 +199,7 @@ struct TermProbe: Sendable {
                 prefixCode(of: head, leadFilter: leadFilter, prefixes: prefixes) { utf8.starts(withUTF8Of: $0.text!) }
             }
         }
-        guard best != Self.miss, hasWholeNode(atDepth: scalars.count), let node = trie.node(ofScalars: scalars)
+        guard best != Self.miss, hasWholeNode(atDepth: scalars.count), let node = trie.pointee.node(ofScalars: scalars)
         else { return best }
         return improved(best, byWholeNode: node)
     }
