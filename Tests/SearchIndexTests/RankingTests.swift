@@ -198,6 +198,34 @@ func activity(for id: String, eligible: Bool = true) -> UserActivity {
         #expect(keptLists().keys.allSatisfy { fast.trie[$0].documentCount > threshold }, "no small list kept by a query")
     }
 
+    /// A typo bucket merges several nodes' lists. One whose entries are
+    /// all expired runs out before it has proved its part of the answer:
+    /// the query must not go on with the other lists alone (the rest of
+    /// that subtree ranks before them), but answer as enumeration does.
+    @Test func aListThatRunsOutOfUnexpiredEntriesIsNotPassedOver() {
+        // "karto" reaches "qarto" (titles, the first 300 in identifier
+        // order expired) and "kbrto" (descriptions) with a typo each.
+        let titled = (0..<600).map { n in
+            item(String(format: "a/%04d", n), title: "qartox", expires: n < 300 ? referenceNow.addingTimeInterval(-60) : nil)
+        }
+        let described = (0..<600).map { n in item(String(format: "b/%04d", n), title: "plain", description: "kbrtox") }
+        let exact = (0..<3).map { n in item("c/\(n)", title: "kartoz") }
+        var fast = engine(titled + described + exact)
+        fast.topListThreshold = 10
+        var slow = fast
+        slow.topListThreshold = .max
+        fast.warmTopLists()
+        let reached = fast.termMatches.matches(for: "karto", in: fast.trie).prefix.filter { $0.value == 1 }.keys
+        #expect(Set(reached.map { fast.trie.token(at: $0) }).isSuperset(of: ["qartox", "kbrtox"]), "one bucket, two lists")
+        for limit in [20, 100] {
+            let a = fast.search(SearchQuery("karto", limit: limit, now: referenceNow))
+            let b = slow.search(SearchQuery("karto", limit: limit, now: referenceNow))
+            #expect(b.results.dropFirst(3).allSatisfy { $0.uniqueIdentifier.hasPrefix("a/") }, "titles rank first")
+            #expect(a.results.map(\.uniqueIdentifier) == b.results.map(\.uniqueIdentifier), "limit \(limit)")
+            #expect(a.total == b.total, "limit \(limit) total")
+        }
+    }
+
     @Test(arguments: [11, 12, 13])
     func bestListsAgreeWithEnumeration(seed: UInt64) {
         var fast = engine(corpus(seed, count: 1_500))

@@ -272,13 +272,19 @@ extension SearchEngine {
             var cursors = [Int](repeating: 0, count: lists.count)
             while ranked.count < limit {
                 var best: Int?
-                for (i, list) in lists.enumerated() where cursors[i] < list.entries.count {
+                for (i, list) in lists.enumerated() {
+                    guard cursors[i] < list.entries.count else {
+                        // A list that ran out (its entries expired, engaged
+                        // or taken already) without holding its whole
+                        // subtree can prove nothing more: the rest of that
+                        // subtree may rank before every other list's next.
+                        if !list.complete { return false }
+                        continue
+                    }
                     if best == nil || staticPrecedes(list.entries[cursors[i]], lists[best!].entries[cursors[best!]]) { best = i }
                 }
-                guard let i = best else {
-                    // Every list is exhausted: complete ones have given all they hold.
-                    return lists.allSatisfy(\.complete)
-                }
+                // Every list is exhausted, and complete: all they hold is given.
+                guard let i = best else { return true }
                 let entry = lists[i].entries[cursors[i]]
                 cursors[i] += 1
                 if dedupes, !seen.insert(entry.doc).inserted { continue }
