@@ -180,7 +180,7 @@ struct TermProbe: Sendable {
     /// `code(ofToken:trie:)` for a token given as its UTF-8 bytes and,
     /// the same, its scalars. The trie comes by address: passed by value
     /// from a highlight's closures, it was copied for each token tested
-    /// (every array it holds retained and released), a tenth of a
+    /// (every array it holds retained and released), about 4% of a
     /// five-letter keystroke at a million items.
     func code(ofToken utf8: UnsafeBufferPointer<UInt8>, scalars: UnsafeBufferPointer<UInt32>, trie: UnsafePointer<TokenTrie>) -> UInt8 {
         let head = TokenArena.head(of: utf8)
