@@ -173,6 +173,17 @@ private final class Mapping: DroppablePages, @unchecked Sendable {
     /// dropped page reads the same from the page cache.
     func dropPages() { madvise(start, size, MADV_DONTNEED) }
 
+    func dropPages(in bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress else { return }
+        // The whole pages inside both the bytes and the mapping.
+        let page = UInt(getpagesize())
+        let mapped = UInt(bitPattern: start)
+        let low = max(UInt(bitPattern: base), mapped), high = min(UInt(bitPattern: base) + UInt(bytes.count), mapped + UInt(size))
+        let first = (low + page - 1) / page * page, end = high / page * page
+        guard first < end, let pointer = UnsafeMutableRawPointer(bitPattern: first) else { return }
+        madvise(pointer, Int(end - first), MADV_DONTNEED)
+    }
+
     deinit { munmap(start, size) }
 }
 

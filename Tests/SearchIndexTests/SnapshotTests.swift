@@ -223,6 +223,54 @@ import Testing
         withExtendedLifetime(owner) {}
     }
 
+    /// Bytes that record which of their pages a load asks to drop.
+    final class RecordingBytes: DroppablePages, @unchecked Sendable {
+        let bytes: UnsafeMutableRawBufferPointer
+        private let lock = NSLock()
+        private var dropped: [(start: UInt, count: Int)] = []
+        init(_ source: [UInt8]) {
+            bytes = .allocate(byteCount: source.count, alignment: 16)
+            source.withUnsafeBytes { bytes.copyMemory(from: $0) }
+        }
+        deinit { bytes.deallocate() }
+        func dropPages() {}
+        func dropPages(in part: UnsafeRawBufferPointer) {
+            lock.lock(); defer { lock.unlock() }
+            dropped.append((UInt(bitPattern: part.baseAddress), part.count))
+        }
+        var droppedParts: [(start: UInt, count: Int)] {
+            lock.lock(); defer { lock.unlock() }
+            return dropped
+        }
+    }
+
+    /// The background copies drop the pages of what they copied, each
+    /// part once, and nothing else: dropping the whole mapping took the
+    /// pages of the sets and lists that queries were reading meanwhile.
+    @Test func theCopiesDropThePagesOfWhatTheyCopiedAlone() throws {
+        let original = busyEngine(14)
+        let owner = RecordingBytes(try Self.bytes(of: original))
+        var loaded = try SearchEngine(snapshot: UnsafeRawBufferPointer(owner.bytes), owner: owner, verified: Self.loadsVerified)
+        func part(_ bytes: UnsafeRawBufferPointer) -> (start: UInt, count: Int) { (UInt(bitPattern: bytes.baseAddress), bytes.count) }
+        var expected = [part(loaded.tokens.words.borrowedBytes), part(loaded.tokens.starts.borrowedBytes), part(loaded.tokens.counts.borrowedBytes)]
+        let lists = loaded.trie.nodes.map(\.postingList).filter { $0.isBorrowed && !$0.isEmpty }.map { part($0.borrowedBytes) }
+        let low = lists.map(\.start).min()!, high = lists.map { $0.start + UInt($0.count) }.max()!
+        expected.append((low, Int(high - low)))
+        loaded.pendingTables?.waitForCopies()
+        let dropped = owner.droppedParts
+        #expect(dropped.map(\.start) == expected.map(\.start) && dropped.map(\.count) == expected.map(\.count))
+        // Each inside the snapshot, and the sets' bytes in none of them.
+        let base = UInt(bitPattern: owner.bytes.baseAddress)
+        #expect(dropped.allSatisfy { $0.start >= base && $0.start + UInt($0.count) <= base + UInt(owner.bytes.count) })
+        #expect(dropped.reduce(0) { $0 + $1.count } < owner.bytes.count / 2)
+        var changed = original
+        changed.index([item("z/1", title: "after")])
+        loaded.index([item("z/1", title: "after")])
+        #expect(!loaded.tokens.isBorrowed, "the change took the copies")
+        expectSameAnswers(changed, loaded, "copies taken", seed: 14, queries: 20)
+        withExtendedLifetime(owner) {}
+    }
+
     @Test func anIdleOwnerTakesTheLoadsWorkOnceItIsDone() throws {
         let original = busyEngine(12)
         let (borrowing, owner) = try Self.loadBorrowing(try Self.bytes(of: original))

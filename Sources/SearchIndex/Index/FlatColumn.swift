@@ -77,6 +77,12 @@ struct FlatColumn<Element: BitwiseCopyable & Sendable>: @unchecked Sendable {
     /// Whether the values are still read from the storage they were loaded from.
     var isBorrowed: Bool { buffer?.isBorrowed ?? false }
 
+    /// The lender's bytes a borrowed column reads (empty when it owns its values).
+    var borrowedBytes: UnsafeRawBufferPointer {
+        guard isBorrowed else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return withUnsafeBufferPointer { UnsafeRawBufferPointer($0) }
+    }
+
     subscript(index: Int) -> Element {
         @inline(__always) get {
             precondition(index >= 0 && index < count, "index out of range")

@@ -63,10 +63,10 @@ struct TokenArena: Sendable {
     /// The same arena in memory of its own, each column with room to grow
     /// by an eighth (made in the background after a load: see
     /// `SearchEngine+Tables`).
-    /// `copied` is called after each column.
-    func ownedCopy(_ copied: () -> Void = {}) -> TokenArena {
+    /// `copied` is called after each column, with the bytes it was read from.
+    func ownedCopy(_ copied: (UnsafeRawBufferPointer) -> Void = { _ in }) -> TokenArena {
         func copy<T>(_ column: FlatColumn<T>) -> FlatColumn<T> {
-            defer { copied() }
+            defer { copied(column.borrowedBytes) }
             return column.ownedCopy(capacity: column.count + column.count / 8)
         }
         var arena = self

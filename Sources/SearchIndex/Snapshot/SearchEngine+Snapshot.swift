@@ -448,7 +448,7 @@ extension SearchEngine {
         pendingTables = PendingTables(
             { Self.identifierTables(from: handOver) },
             then: { dropPages in
-                OwnedCopies(arena: borrowedArena?.ownedCopy(dropPages) ?? TokenArena(), postingLists: borrowedTrie.ownedPostingCopies())
+                OwnedCopies(arena: borrowedArena?.ownedCopy(dropPages) ?? TokenArena(), postingLists: borrowedTrie.ownedPostingCopies(dropPages))
             },
             dropping: input.owner as? DroppablePages)
     }

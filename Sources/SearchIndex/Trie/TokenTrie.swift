@@ -229,13 +229,22 @@ struct TokenTrie: Sendable {
     private var postingsBorrowed = false
 
     /// Copies of the borrowed posting lists, by node (nil where a list is
-    /// not borrowed), made in the background after a load.
-    func ownedPostingCopies() -> [FlatColumn<Posting>?] {
+    /// not borrowed), made in the background after a load. `copied` is
+    /// called at the end with the span of the bytes they were read from.
+    func ownedPostingCopies(_ copied: (UnsafeRawBufferPointer) -> Void = { _ in }) -> [FlatColumn<Posting>?] {
         guard postingsBorrowed else { return [] }
-        return nodes.map { node in
-            node.postingList.isBorrowed
-                ? node.postingList.ownedCopy(capacity: SearchEngine.postingCapacity(node.postingList.count)) : nil
+        var low = UInt.max, high: UInt = 0
+        let copies = nodes.map { node -> FlatColumn<Posting>? in
+            guard node.postingList.isBorrowed else { return nil }
+            let bytes = node.postingList.borrowedBytes
+            if let base = bytes.baseAddress, !bytes.isEmpty {
+                low = min(low, UInt(bitPattern: base))
+                high = max(high, UInt(bitPattern: base) + UInt(bytes.count))
+            }
+            return node.postingList.ownedCopy(capacity: SearchEngine.postingCapacity(node.postingList.count))
         }
+        if low < high { copied(UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: low), count: Int(high - low))) }
+        return copies
     }
 
     /// Takes `copies` (from `ownedPostingCopies()`) in place of the borrowed
