@@ -185,7 +185,7 @@ final class PendingTables: @unchecked Sendable {
             // mapping after each part took away the pages of the sets and
             // lists the keystrokes were reading meanwhile, which they
             // faulted in again (a saved 1M index's keystrokes typed as the
-            // copies went: p50 82–97 against 51–68 µs).
+            // copies went: p50 93–105 against 55–57 µs).
             results.tables = work()
             group.leave()
             dropping?.dropPages()
