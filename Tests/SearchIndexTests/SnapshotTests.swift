@@ -225,14 +225,11 @@ import Testing
 
     /// Bytes that record which of their pages a load asks to drop.
     final class RecordingBytes: DroppablePages, @unchecked Sendable {
-        let bytes: UnsafeMutableRawBufferPointer
+        private let storage: OwnedBytes
         private let lock = NSLock()
         private var dropped: [(start: UInt, count: Int)] = []
-        init(_ source: [UInt8]) {
-            bytes = .allocate(byteCount: source.count, alignment: 16)
-            source.withUnsafeBytes { bytes.copyMemory(from: $0) }
-        }
-        deinit { bytes.deallocate() }
+        init(_ source: [UInt8]) { storage = OwnedBytes(source) }
+        var bytes: UnsafeMutableRawBufferPointer { storage.bytes }
         func dropPages() {}
         func dropPages(in part: UnsafeRawBufferPointer) {
             lock.lock(); defer { lock.unlock() }

@@ -85,9 +85,8 @@ extension SearchEngine {
     /// freeing it) was most of the time a one-term keystroke spent on
     /// its fifty results' highlights.
     ///
-    /// Static, with the trie by address: a closure capturing `self` had
-    /// the whole engine copied for each result (a retain of every
-    /// structure it holds, and their releases: a tenth of a short keystroke).
+    /// Static, with the trie by address (see `highlights`): a closure
+    /// capturing `self` had the whole engine copied for each result.
     private static func plainHighlights(
         of text: String, field: String, terms: [String], probes: UnsafeBufferPointer<TermProbe>?, evaluators: inout [TermEvaluator],
         trie: UnsafePointer<TokenTrie>
