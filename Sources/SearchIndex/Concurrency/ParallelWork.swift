@@ -34,4 +34,17 @@ public enum ParallelWork {
         for part in parts { results.append(contentsOf: try part.get()) }
         return results
     }
+
+    /// Runs `first` on this thread and `second` on the paired worker at
+    /// once (both here on one core, or while the worker is busy), for the
+    /// two parts of a keystroke's work: `PairedWorker` says why not
+    /// `concurrentPerform`.
+    static func both(_ first: () -> Void, _ second: () -> Void) {
+        guard let worker = PairedWorker.shared else {
+            first()
+            second()
+            return
+        }
+        worker.run(first, second)
+    }
 }

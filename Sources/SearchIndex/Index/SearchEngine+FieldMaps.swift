@@ -358,16 +358,14 @@ extension SearchEngine {
                 let maps = mapped
                 let trie = self.trie
                 let shares = shares
-                DispatchQueue.concurrentPerform(iterations: 2) { share in
-                    let target = targets[share]
-                    if share == 0 {
-                        _ = TermCodeMap.merge(maps, into: target)
-                    } else {
-                        target.initialize(repeating: TermProbe.miss)
-                    }
-                    // Hits are counted once the two maps are merged.
-                    _ = Self.mark(shares[share], of: trie, into: target)
-                }
+                // Hits are counted once the two maps are merged.
+                ParallelWork.both({
+                    _ = TermCodeMap.merge(maps, into: targets[0])
+                    _ = Self.mark(shares[0], of: trie, into: targets[0])
+                }, {
+                    targets[1].initialize(repeating: TermProbe.miss)
+                    _ = Self.mark(shares[1], of: trie, into: targets[1])
+                })
                 hits = TermCodeMap.mergeLeast(UnsafeBufferPointer(other), into: codes)
             }
             initialized = slotCount

@@ -312,7 +312,11 @@ extension SearchEngine {
         results.withUnsafeMutableBufferPointer { results in
             nonisolated(unsafe) let out = results
             nonisolated(unsafe) let run = body
-            DispatchQueue.concurrentPerform(iterations: workers) { out[$0] = run(parts[$0]) }
+            if workers == 2 {
+                ParallelWork.both({ out[0] = run(parts[0]) }, { out[1] = run(parts[1]) })
+            } else {
+                DispatchQueue.concurrentPerform(iterations: workers) { out[$0] = run(parts[$0]) }
+            }
         }
         return results.map { $0! }
     }

@@ -131,7 +131,7 @@ extension TokenTrie {
         parts.withUnsafeMutableBufferPointer { parts in
             nonisolated(unsafe) let (out, pattern, labels) = (parts, pattern, labels)
             let halves = halves
-            DispatchQueue.concurrentPerform(iterations: 2) { half in
+            func walkHalf(_ half: Int) {
                 var rows = rows
                 var part = TermMatches(prefix: [:], whole: [:])
                 for first in halves[half] {
@@ -140,6 +140,7 @@ extension TokenTrie {
                 }
                 out[half] = part
             }
+            ParallelWork.both({ walkHalf(0) }, { walkHalf(1) })
         }
         var result = parts[0]
         result.prefix.merge(parts[1].prefix) { a, _ in a }
