@@ -49,3 +49,33 @@ import Testing
         #expect(FieldMap(count: 0).byteCount == 0)
     }
 }
+
+/// A one-term count run on the other core beside the ranking gives what
+/// the same count gives after it.
+@Suite struct SharedCountTests {
+    @Test func sharedAndSerialCountsAgree() {
+        var generator = SeededGenerator(seed: 11)
+        let syllables = ["ka", "ren", "to", "mi", "sa", "lo", "k", "kar", "s", "qa", "kb", "ston", "ton", "sto"]
+        func word() -> String { (0..<Int.random(in: 1...4, using: &generator)).map { _ in syllables.randomElement(using: &generator)! }.joined() }
+        let items = (0..<3_000).map { i in
+            item(String(format: "d/%05d", i), title: (0..<3).map { _ in word() }.joined(separator: " "),
+                 description: word() + " " + word(), keywords: [word()])
+        }
+        var (serial, _) = mappedAndEnumeratingEngines(items, mapMinimum: 40)
+        serial.sharedCountMinimum = .max
+        var shared = serial
+        shared.sharedCountMinimum = 0
+        var marking = 0
+        for query in ["k", "ka", "karen", "karto", "stoni", "stonk", "tonsa", "mitok", "salom", "kbren", "ston ", "karen "] {
+            let terms = Tokenizer.queryTerms(query)
+            let matches = shared.termMatches.matches(for: terms[0], in: shared.trie)
+            if shared.postingsMarked(byCounting: matches, of: terms[0], mapsBroadTerm: query.hasSuffix(" ")) > 0 { marking += 1 }
+            let expected = serial.search(SearchQuery(query, limit: 20, now: referenceNow))
+            let got = shared.search(SearchQuery(query, limit: 20, now: referenceNow))
+            #expect(got.total == expected.total, "\(query)")
+            #expect(got.results.map(\.uniqueIdentifier) == expected.results.map(\.uniqueIdentifier), "\(query)")
+        }
+        // Some of the counts did mark postings (the path shared with the other core).
+        #expect(marking >= 3)
+    }
+}

@@ -225,12 +225,10 @@ extension SearchEngine {
     /// the best lists of its nodes, merged in static order; a bucket is only
     /// opened when the ones before it are used up, and any list that runs out
     /// before proving its part sends the query back to full enumeration.
-    func searchFromTopLists(
-        term: String, matches: TokenTrie.TermMatches, query: SearchQuery
-    ) -> (total: Int, ranked: [RankedSlot])? {
-        guard query.domains.isEmpty, query.limit <= TopListCache.capacity / 2 else { return nil }
-        let reach = matches.prefix.keys.reduce(0) { $0 + trie[$1].documentCount }
-        guard reach > topListThreshold else { return nil }
+    /// The term's count (`matchCount`) is left to the caller, which may
+    /// run it on another core meanwhile; the caller has checked
+    /// `topListsMayAnswer`.
+    func rankFromTopLists(matches: TokenTrie.TermMatches, query: SearchQuery) -> [RankedSlot]? {
         let limit = query.limit
         let engaged = engagedDocuments()
         var seen = Set<UInt32>()
@@ -325,10 +323,15 @@ extension SearchEngine {
         // Taken bucket by bucket, each in static order, the list is in rank
         // order already; only engaged documents join out of order.
         if !engaged.isEmpty { ranked.sort { $0.key < $1.key } }
-        // A space typed after the term ends it: a second term is coming,
-        // which will want this one's code map.
-        let ended = query.text.last?.isWhitespace ?? false
-        return (matchCount(matches, of: term, now: query.now, mapsBroadTerm: ended), Array(ranked.prefix(limit)))
+        return Array(ranked.prefix(limit))
+    }
+
+    /// Whether `rankFromTopLists` may answer: no domain filter, a limit the
+    /// lists hold, and matches reaching past the smallest listed subtree.
+    func topListsMayAnswer(_ matches: TokenTrie.TermMatches, query: SearchQuery) -> Bool {
+        guard query.domains.isEmpty, query.limit <= TopListCache.capacity / 2 else { return false }
+        let reach = matches.prefix.keys.reduce(0) { $0 + trie[$1].documentCount }
+        return reach > topListThreshold
     }
 
     /// The slots of documents with views. While a load's identifier map
@@ -353,7 +356,7 @@ extension SearchEngine {
     /// Distinct visible documents the term matches: from the trie's counts
     /// when one node covers every match; else by a bit a document
     /// (`documentBits`), or from the term's code map, as `counting` decides.
-    private func matchCount(_ matches: TokenTrie.TermMatches, of term: String, now: Date, mapsBroadTerm: Bool) -> Int {
+    func matchCount(_ matches: TokenTrie.TermMatches, of term: String, now: Date, mapsBroadTerm: Bool) -> Int {
         /// What decides whether the term matches a document. (A closure
         /// capturing `self` copied the whole engine into a box on every
         /// keystroke: a tenth of a one-letter keystroke.)
@@ -408,6 +411,24 @@ extension SearchEngine {
             if covered { total -= 1 }
         }
         return total
+    }
+
+    /// Postings `matchCount` would mark one by one: none when the trie's
+    /// counts answer or a code map counts instead.
+    func postingsMarked(byCounting matches: TokenTrie.TermMatches, of term: String, mapsBroadTerm: Bool) -> Int {
+        let roots = trie.topmost(of: matches.prefix)
+        if roots.count == 1, let root = roots.first,
+            matches.whole.keys.allSatisfy({ $0 == root || trie.isAncestor(root, of: $0) })
+        {
+            return 0
+        }
+        guard case .marked(let base) = counting(matches, of: term, roots: roots, mapsBroadTerm: mapsBroadTerm) else { return 0 }
+        var postings = 0
+        for root in roots where root != base { postings += Int(trie[root].subtreeCount) }
+        for node in matches.whole.keys where base.map({ !trie.isAncestor($0, of: node) }) ?? true {
+            postings += trie[node].postingList.count
+        }
+        return postings
     }
 
     /// Whether the document in `slot` has a token in `root`'s subtree.

@@ -84,6 +84,10 @@ public struct SearchEngine: Sendable {
     /// From this many candidates the scan is shared among the cores (below
     /// it, starting threads costs more than it saves).
     var parallelScanMinimum = 32_768
+    /// From this many postings marked, a one-term count runs on the other
+    /// core beside the ranking (`searchFromTopLists`): some 30 µs of
+    /// marking, well above the 1–4 µs of handing it over.
+    var sharedCountMinimum = 16_384
     /// Subtrees with at least this many documents (and one slot in ten)
     /// keep a field map (`SearchEngine+FieldMaps`).
     var fieldMapMinimumDocuments = 4_096
