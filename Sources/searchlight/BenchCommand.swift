@@ -253,8 +253,8 @@ struct BenchCommand: ParsableCommand {
     /// times it to the end of its answer's line (what the process does after
     /// answering, such as saving a snapshot or freeing memory, is not timed;
     /// the next run waits for it). Its peak resident memory is read from
-    /// /proc as the answer arrives, while the process is still there (0
-    /// when it has already gone).
+    /// /proc once the answer has arrived: the process waits for that
+    /// (`holdIfTimed`).
     private func timeFirstAnswer(
         query: String, storePath: String, folder: ScratchFolder
     ) throws -> (milliseconds: Int, peakRSSBytes: Int) {
@@ -264,6 +264,9 @@ struct BenchCommand: ParsableCommand {
         let output = Pipe()
         child.standardOutput = output
         child.standardError = FileHandle.nullDevice
+        child.environment = ProcessInfo.processInfo.environment.merging([Self.holdVariable: "1"]) { _, held in held }
+        let input = Pipe()
+        child.standardInput = input
         let start = Date()
         let (answered, peak) = try folder.whileRunning(child) {
             try child.run()
@@ -273,6 +276,7 @@ struct BenchCommand: ParsableCommand {
                 if chunk.isEmpty || chunk.contains(UInt8(ascii: "\n")) { answered = Date() }
             }
             let peak = Self.peakRSS(of: "/proc/\(child.processIdentifier)/status")
+            try? input.fileHandleForWriting.close()
             child.waitUntilExit()
             return (answered!, peak)
         }
@@ -297,6 +301,18 @@ struct BenchCommand: ParsableCommand {
     }
 
     private func round2(_ x: Double) -> Double { (x * 100).rounded() / 100 }
+
+    /// Set for a `search` whose first answer the bench times.
+    static let holdVariable = "SEARCHLIGHT_BENCH_HOLD"
+
+    /// In a `search` the bench times, waits once the answer is out until
+    /// the bench has read the process's peak memory and closes its input.
+    /// (Read as the answer arrived, the peak was missed, 0, when the
+    /// process had already exited, as in two 1M runs of 2026-11-26.)
+    static func holdIfTimed() {
+        guard ProcessInfo.processInfo.environment[holdVariable] != nil else { return }
+        _ = FileHandle.standardInput.readDataToEndOfFile()
+    }
 
     /// VmHWM from /proc: the peak resident set of this process (or of the
     /// one whose status file is named; 0 if it is gone).

@@ -39,6 +39,7 @@ struct SearchCommand: ParsableCommand {
                     "query": text, "total": response.total, "tookMicroseconds": took,
                     "results": response.results.map { JSONForm.result($0, explain: explain) },
                 ] as [String: Any])
+                BenchCommand.holdIfTimed()
                 return
             }
             if response.results.isEmpty {

@@ -38,6 +38,10 @@ import Testing
         #expect(parts["tokenArena"]! > 0 && parts["attributeSets"]! > 0 && parts["postings"]! > 0)
         #expect(memory["total"] == parts.values.reduce(0, +))
         #expect(memory["total"]! < json["peakRSSBytes"] as! Int)
+        // Both started processes' peaks are read before they exit.
+        for key in ["coldStartPeakRSSBytes", "firstStartPeakRSSBytes"] {
+            #expect((json[key] as? Int ?? 0) > 1_000_000, "\(key)")
+        }
     }
 
     @Test func aSavedIndexIsTypedOnAndLeftAsItWas() throws {
