@@ -8,21 +8,21 @@ import Synchronization
 /// a virtual machine whose other core has gone idle that wake-up is slow:
 /// on the 2-core machine of the benchmark, a second part waiting behind
 /// 100 µs of the first began after 6 µs when the calls came back to back,
-/// 27 µs at the median (108 µs at p90) after 200 µs apart, and 115 µs
-/// after 2 ms apart; in about a quarter of calls the caller ran both parts
-/// itself. A keystroke's parts are 20 µs to a few hundred: the wake-up
-/// took what sharing them saved. Spinning, this thread begins a part
-/// within 1–4 µs.
+/// 27 µs at the median (108 µs at p90) when they came 200 µs apart, and
+/// 115 µs when 2 ms apart; in a quarter to a half of the calls the caller
+/// ran both parts itself. A keystroke's parts take 20 µs to a few
+/// hundred: the wake-up took what sharing them saved. Spinning, this
+/// thread began a part within 0.6–4 µs at the median.
 ///
 /// It spins for `spinWindow` after its last part, then sleeps until the
-/// next: typing costs a few milliseconds of one core per keystroke, and
-/// an idle program nothing.
+/// next: typing costs up to that much of one core per keystroke, and an
+/// idle program nothing.
 ///
 /// States, one at a time:
 /// ```
-///  idle ──post──▶ posted ──worker takes──▶ running ──▶ done ──caller──▶ idle
-///   ▲   ◀─caller takes back─┘
-///  idle ──worker, window over──▶ asleep ──post (and a signal)──▶ posted
+///  idle or asleep ─caller─▶ claimed ─caller─▶ posted ─worker─▶ running ─worker─▶ done ─caller─▶ idle
+///                                               └─caller takes it back─▶ claimed ─caller─▶ idle
+///  idle ─worker, its window over─▶ asleep      (a post from asleep signals it awake)
 /// ```
 /// A caller that finds it in any other state (another caller's part, or
 /// a part of its own nested inside one) runs both parts itself.
