@@ -69,7 +69,12 @@ final class PairedWorker: @unchecked Sendable {
             if state.compareExchange(expected: State.posted, desired: State.claimed, ordering: .acquiring).exchanged {
                 second()
             } else {
-                while state.load(ordering: .acquiring) != State.done {}
+                var spins = 0
+                while state.load(ordering: .acquiring) != State.done {
+                    // Should the worker have lost its core, this one is offered to it.
+                    spins &+= 1
+                    if spins & 1023 == 0 { sched_yield() }
+                }
             }
             part = nil
             state.store(State.idle, ordering: .releasing)
@@ -93,9 +98,13 @@ final class PairedWorker: @unchecked Sendable {
                 lastPart = DispatchTime.now().uptimeNanoseconds
                 continue
             }
-            // The clock is read now and then: a read costs more than a look at the state.
+            // Now and then: the core is offered to any other thread that
+            // wants it (a load's table builder, an import), and the clock
+            // read, which costs more than a look at the state.
             spins &+= 1
-            guard spins & 1023 == 0, DispatchTime.now().uptimeNanoseconds - lastPart > Self.spinWindow else { continue }
+            guard spins & 1023 == 0 else { continue }
+            sched_yield()
+            guard DispatchTime.now().uptimeNanoseconds - lastPart > Self.spinWindow else { continue }
             if state.compareExchange(expected: State.idle, desired: State.asleep, ordering: .relaxed).exchanged {
                 wake.wait()
                 lastPart = DispatchTime.now().uptimeNanoseconds
