@@ -69,7 +69,7 @@ import Testing
         for query in ["k", "ka", "karen", "karto", "stoni", "stonk", "tonsa", "mitok", "salom", "kbren", "ston ", "karen "] {
             let terms = Tokenizer.queryTerms(query)
             let matches = shared.termMatches.matches(for: terms[0], in: shared.trie)
-            if shared.postingsMarked(byCounting: matches, of: terms[0], mapsBroadTerm: query.hasSuffix(" ")) > 0 { marking += 1 }
+            if shared.countPlan(matches, of: terms[0], mapsBroadTerm: query.hasSuffix(" ")).markedPostings > 0 { marking += 1 }
             let expected = serial.search(SearchQuery(query, limit: 20, now: referenceNow))
             let got = shared.search(SearchQuery(query, limit: 20, now: referenceNow))
             #expect(got.total == expected.total, "\(query)")

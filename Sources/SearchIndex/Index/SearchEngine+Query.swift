@@ -142,10 +142,9 @@ extension SearchEngine {
                     evaluators: &evaluators, query: query)
             }
         }
-        func count() -> Int { matchCount(matches, of: term, now: query.now, mapsBroadTerm: ended) }
-        guard ParallelWork.workerCount > 1,
-            postingsMarked(byCounting: matches, of: term, mapsBroadTerm: ended) >= sharedCountMinimum
-        else {
+        let plan = countPlan(matches, of: term, mapsBroadTerm: ended)
+        func count() -> Int { matchCount(matches, of: term, plan: plan, now: query.now) }
+        guard ParallelWork.workerCount > 1, plan.markedPostings >= sharedCountMinimum else {
             guard let answer = results() else { return nil }
             return SearchResponse(query: query.text, total: count(), results: answer)
         }

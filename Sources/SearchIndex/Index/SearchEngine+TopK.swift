@@ -353,10 +353,37 @@ extension SearchEngine {
         }
     }
 
+    /// How `matchCount` counts a term, decided once: the caller reads
+    /// `markedPostings` to choose a core for the count, and the count
+    /// follows the plan (the matches' topmost nodes, and `counting`'s
+    /// choice, were worked out twice for each such keystroke before).
+    struct CountPlan {
+        /// The matches' topmost prefix nodes (`TokenTrie.topmost(of:)`).
+        let roots: [Int32]
+        /// Nil when one of `roots` covers every match: the trie counts it.
+        let counting: Counting?
+        /// Postings the count marks one by one (none when the trie or a
+        /// code map counts).
+        let markedPostings: Int
+    }
+
+    /// The plan for counting `term`'s matches; `mapsBroadTerm` as `counting` takes it.
+    func countPlan(_ matches: TokenTrie.TermMatches, of term: String, mapsBroadTerm: Bool) -> CountPlan {
+        let roots = trie.topmost(of: matches.prefix)
+        if roots.count == 1, let root = roots.first,
+            matches.whole.keys.allSatisfy({ $0 == root || trie.isAncestor(root, of: $0) })
+        {
+            return CountPlan(roots: roots, counting: nil, markedPostings: 0)
+        }
+        let counting = counting(matches, of: term, roots: roots, mapsBroadTerm: mapsBroadTerm)
+        guard case .marked(let base) = counting else { return CountPlan(roots: roots, counting: counting, markedPostings: 0) }
+        return CountPlan(roots: roots, counting: counting, markedPostings: postings(of: matches, roots: roots, outside: base))
+    }
+
     /// Distinct visible documents the term matches: from the trie's counts
     /// when one node covers every match; else by a bit a document
-    /// (`documentBits`), or from the term's code map, as `counting` decides.
-    func matchCount(_ matches: TokenTrie.TermMatches, of term: String, now: Date, mapsBroadTerm: Bool) -> Int {
+    /// (`documentBits`), or from the term's code map, as `plan` says.
+    func matchCount(_ matches: TokenTrie.TermMatches, of term: String, plan: CountPlan, now: Date) -> Int {
         /// What decides whether the term matches a document. (A closure
         /// capturing `self` copied the whole engine into a box on every
         /// keystroke: a tenth of a one-letter keystroke.)
@@ -367,15 +394,14 @@ extension SearchEngine {
             /// Under the subtree (by its map when it keeps one), or a bit set.
             case subtreeOrBits(Int32, FieldMap?, [UInt64])
         }
-        let roots = trie.topmost(of: matches.prefix)
+        let roots = plan.roots
         var total: Int
         let cover: Cover
-        if roots.count == 1, let root = roots.first,
-            matches.whole.keys.allSatisfy({ $0 == root || trie.isAncestor(root, of: $0) })
-        {
-            total = trie[root].documentCount
-            cover = .subtree(root)
-        } else if case .marked(let base) = counting(matches, of: term, roots: roots, mapsBroadTerm: mapsBroadTerm) {
+        switch plan.counting {
+        case nil:
+            total = trie[roots[0]].documentCount
+            cover = .subtree(roots[0])
+        case .marked(let base)?:
             if let base {
                 let parts = subtreeCover(base)
                 let outside = documentBits(of: matches, roots: roots, outside: (base, parts))
@@ -387,7 +413,7 @@ extension SearchEngine {
                 total = marked.count
                 cover = .bits(marked.bits)
             }
-        } else {
+        case .codeMap?:
             // A broad term's code map, kept for the next keystrokes (the
             // same term again, then with a second term).
             let map = termMatches.codeMap(for: term) { termCodeMap(matches) }
@@ -413,31 +439,13 @@ extension SearchEngine {
         return total
     }
 
-    /// Postings `matchCount` would mark one by one: none when the trie's
-    /// counts answer or a code map counts instead.
-    func postingsMarked(byCounting matches: TokenTrie.TermMatches, of term: String, mapsBroadTerm: Bool) -> Int {
-        let roots = trie.topmost(of: matches.prefix)
-        if roots.count == 1, let root = roots.first,
-            matches.whole.keys.allSatisfy({ $0 == root || trie.isAncestor(root, of: $0) })
-        {
-            return 0
-        }
-        guard case .marked(let base) = counting(matches, of: term, roots: roots, mapsBroadTerm: mapsBroadTerm) else { return 0 }
-        var postings = 0
-        for root in roots where root != base { postings += Int(trie[root].subtreeCount) }
-        for node in matches.whole.keys where base.map({ !trie.isAncestor($0, of: node) }) ?? true {
-            postings += trie[node].postingList.count
-        }
-        return postings
-    }
-
     /// Whether the document in `slot` has a token in `root`'s subtree.
     private func hasToken(_ slot: UInt32, under root: Int32) -> Bool {
         tokens.span(of: slot).contains { trie.isAncestor(root, of: TokenArena.node(of: tokens.words[$0])) }
     }
 
     /// How `matchCount` counts a term that reaches several subtrees.
-    private enum Counting {
+    enum Counting {
         /// A bit a document for the matches' postings, those under `outside`
         /// (a broad subtree, counted by the trie and skipped through its
         /// field map) left out.
@@ -462,19 +470,22 @@ extension SearchEngine {
         guard !mapsBroadTerm, termMatches.knownCodeMap(for: term) == nil else { return .codeMap }
         let minimum = fieldMapMinimum
         var base: Int32?
-        var others = 0
-        for root in roots {
-            if trie[root].documentCount >= minimum {
-                guard base == nil else { return .codeMap }
-                base = root
-            } else {
-                others += trie[root].subtreeCount
-            }
+        for root in roots where trie[root].documentCount >= minimum {
+            guard base == nil else { return .codeMap }
+            base = root
         }
+        return postings(of: matches, roots: roots, outside: base) <= Self.countingMarkLimit ? .marked(outside: base) : .codeMap
+    }
+
+    /// The postings of the matches outside `base` (all of them without
+    /// one): what a count marks one by one.
+    private func postings(of matches: TokenTrie.TermMatches, roots: [Int32], outside base: Int32?) -> Int {
+        var postings = 0
+        for root in roots where root != base { postings += trie[root].subtreeCount }
         for node in matches.whole.keys where base.map({ !trie.isAncestor($0, of: node) }) ?? true {
-            others += trie[node].postingList.count
+            postings += trie[node].postingList.count
         }
-        return others <= Self.countingMarkLimit ? .marked(outside: base) : .codeMap
+        return postings
     }
 
     /// Postings a count marks one by one, a bit a slot, before a code

@@ -93,7 +93,7 @@ extension TokenTrie {
         // the child pool below writes each node's run start, and a second
         // reference would copy every node (23 MB at a million items).
         adoptOrderedNodes(consume ordered, ranges: ranges)
-        newIndex.withUnsafeBufferPointer { relinkChildPool($0) }
+        newIndex.withUnsafeBufferPointer { compactChildPool(renaming: $0) }
         return newIndex
     }
 

@@ -139,7 +139,7 @@ struct TokenTrie: Sendable {
         }
 
         /// Points the node's links (parent, first child) at their new
-        /// indices (the other children are the pool's: `relinkChildPool`).
+        /// indices (the other children are the pool's: `compactChildPool(renaming:)`).
         mutating func relink(_ newIndex: UnsafeBufferPointer<Int32>) {
             if parent >= 0 { parent = newIndex[Int(parent)] }
             if firstChild.node != 0 { firstChild.node = newIndex[Int(firstChild.node)] }
@@ -872,8 +872,9 @@ struct TokenTrie: Sendable {
         if unusedChildPlaces > 4_096, unusedChildPlaces > childPool.count / 2 { compactChildPool() }
     }
 
-    /// Rewrites the pool with the runs in use only, in node order.
-    private mutating func compactChildPool(renaming newIndex: UnsafeBufferPointer<Int32>? = nil) {
+    /// Rewrites the pool with the runs in use only, in node order; after
+    /// `reorder()`'s permutation, each child named by its `newIndex`.
+    mutating func compactChildPool(renaming newIndex: UnsafeBufferPointer<Int32>? = nil) {
         var compacted: [Child] = []
         compacted.reserveCapacity(childPool.count - unusedChildPlaces)
         for index in nodes.indices where nodes[index].moreCount > 0 {
@@ -887,12 +888,6 @@ struct TokenTrie: Sendable {
         }
         childPool = compacted
         unusedChildPlaces = 0
-    }
-
-    /// After `reorder()`'s permutation: the pool laid out afresh in the new
-    /// node order, each child named by its new index.
-    mutating func relinkChildPool(_ newIndex: UnsafeBufferPointer<Int32>) {
-        compactChildPool(renaming: newIndex)
     }
 
     /// Splits the edge into `node` after its first `count` scalars: a new
