@@ -58,3 +58,80 @@ import TestSupport
         }
     }
 }
+
+/// A query before every expiration reads no expiration at all (the
+/// engine keeps a bound below them); that bound must never hide an
+/// expiry after the documents that set it are deleted, updated to a later
+/// date or to none, or after a snapshot load.
+@Suite struct ExpiryBoundTests {
+    @Test func expiriesHoldThroughDeletesUpdatesAndLoads() throws {
+        // 400 items titled "karen N"; every fourth expires, the earliest first.
+        var expiries: [String: Date] = [:]
+        var live: Set<String> = []
+        var items: [SearchableItem] = []
+        for n in 0..<400 {
+            let id = String(format: "k/%03d", n)
+            let expires = n % 4 == 0 ? referenceNow.addingTimeInterval(Double(100 + n)) : nil
+            expiries[id] = expires
+            live.insert(id)
+            items.append(item(id, title: "karen \(n)", description: n % 2 == 0 ? "sato" : nil, expires: expires))
+        }
+        var (mapped, slow) = mappedAndEnumeratingEngines(items, mapMinimum: 40)
+        var fast = engine(items)
+        fast.topListThreshold = 10
+        fast.warmTopLists()
+
+        func expect(_ stage: String, at offset: Double) throws {
+            let now = referenceNow.addingTimeInterval(offset)
+            let loaded = try SnapshotTests.load(SnapshotTests.bytes(of: fast))
+            let visible = live.filter { expiries[$0].map { $0 > now } ?? true }
+            for query in ["karen", "ka", "k", "karen 1", "sato ka", "karen 12"] {
+                var expected: Set<String> = []
+                for id in visible {
+                    let n = Int(id.dropFirst(2))!
+                    let text = "karen \(n)" + (n % 2 == 0 ? " sato" : "")
+                    let words = text.split(separator: " ")
+                    if query.split(separator: " ").allSatisfy({ term in words.contains { $0.hasPrefix(term) } }) {
+                        expected.insert(id)
+                    }
+                }
+                for (name, e) in [("slow", slow), ("mapped", mapped), ("fast", fast), ("loaded", loaded)] {
+                    let got = e.search(SearchQuery(query, limit: 500, now: now))
+                    #expect(got.total == expected.count, "\(stage) \(name) \(query) total")
+                    let ids = Set(got.results.map(\.uniqueIdentifier))
+                    #expect(
+                        ids.symmetricDifference(expected).isEmpty,
+                        "\(stage) \(name) \(query): missing \(expected.subtracting(ids).sorted()), extra \(ids.subtracting(expected).sorted())")
+                }
+            }
+        }
+        func apply(_ change: (inout SearchEngine) -> Void) {
+            change(&fast)
+            change(&mapped)
+            change(&slow)
+        }
+
+        try expect("before any expiry", at: 0)
+        try expect("the first expired", at: 100.5)
+        // The earliest two go: the bound stays below what is left.
+        apply { _ = $0.deleteItems(identifiers: ["k/000", "k/004"]) }
+        live.subtract(["k/000", "k/004"])
+        try expect("after deleting the earliest", at: 109)
+        try expect("after deleting the earliest, later", at: 300)
+        // One moved later, one to never, one earlier than all.
+        func update(_ id: String, expires: Date?) {
+            let n = Int(id.dropFirst(2))!
+            let updated = item(id, title: "karen \(n)", description: n % 2 == 0 ? "sato" : nil, expires: expires)
+            apply { $0.index([updated]) }
+            expiries[id] = expires
+        }
+        update("k/008", expires: referenceNow.addingTimeInterval(10_000))
+        update("k/012", expires: nil)
+        update("k/013", expires: referenceNow.addingTimeInterval(5))
+        try expect("after updates, before any", at: 1)
+        try expect("after updates, one early", at: 6)
+        try expect("after updates, later", at: 200)
+        try expect("after updates, all but one", at: 600)
+        try expect("after updates, all", at: 20_000)
+    }
+}

@@ -76,6 +76,7 @@ extension SearchEngine {
         }
 
         let now = query.now.timeIntervalSinceReferenceDate
+        let checkExpiry = !nothingHasExpired(at: now)
         let limit = max(0, query.limit)
         var kept = KeptCandidates(limit: limit)
         // Remembered: while the next word is typed, the same term drives.
@@ -139,7 +140,7 @@ extension SearchEngine {
                 let driverCode: UInt8? = coded ? candidateCodes[position] : nil
                 let slotIndex = Int(slot)
                 guard slotIndex < counts.count, counts[slotIndex] > 0,
-                    slotIndex >= expirations.count || expirations[slotIndex] > now
+                    !checkExpiry || slotIndex >= expirations.count || expirations[slotIndex] > now
                 else { continue }
                 let start = Int(starts[slotIndex])
                 let span = start..<(start + Int(counts[slotIndex]))
@@ -198,7 +199,6 @@ extension SearchEngine {
             /// code map: a candidate costs a byte per term, and its static
             /// rank (a cache miss at a million items) only when its rule
             /// values could enter the heap; its token run is never read.
-            let checkExpiry = !expiringDocuments.isEmpty
             let packedCodes = Self.packedCodeKeys
             func lookUp(_ positions: Range<Int>, into kept: inout KeptCandidates) {
             candidateLoop: for position in positions {

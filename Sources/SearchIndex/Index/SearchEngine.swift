@@ -61,6 +61,12 @@ public struct SearchEngine: Sendable {
     var rankTiers: [UInt8] = []
     /// Slots of documents that carry an expiration date.
     var expiringDocuments: Set<UInt32> = []
+    /// No document in `expiringDocuments` expires before this (a lower
+    /// bound: lowered by each insert, left as it is by removals). Before
+    /// it, a query reads no expiration: with a few expiring fixtures in a
+    /// million items, reading each candidate's from the 8 MB column was a
+    /// cache miss apiece, a twelfth of a short keystroke.
+    var expirationFloor: Double = .infinity
     /// Tokens of each document slot, laid out for scanning.
     var tokens = TokenArena()
     /// Expiration of each slot (seconds since the reference date; infinity
@@ -140,7 +146,14 @@ public struct SearchEngine: Sendable {
 
     /// What tells, at `now`, whether a slot's document is still there.
     func expiryTest(at now: Date) -> ExpiryTest {
-        ExpiryTest(nothingExpires: expiringDocuments.isEmpty, expirations: expirations, now: now.timeIntervalSinceReferenceDate)
+        let now = now.timeIntervalSinceReferenceDate
+        return ExpiryTest(nothingExpires: nothingHasExpired(at: now), expirations: expirations, now: now)
+    }
+
+    /// Whether no document has expired at `now` (seconds since the
+    /// reference date), known without reading the column.
+    @inline(__always) func nothingHasExpired(at now: Double) -> Bool {
+        expiringDocuments.isEmpty || now < expirationFloor
     }
 
     /// Number of results the index can return (before expiration).
@@ -903,7 +916,12 @@ public struct SearchEngine: Sendable {
             expirations[Int(slot)] = insert.expiration
         }
         engagedSlots[Int(slot)] = insert.engaged
-        if insert.expiration != .infinity { expiringDocuments.insert(slot) } else { expiringDocuments.remove(slot) }
+        if insert.expiration != .infinity {
+            expiringDocuments.insert(slot)
+            expirationFloor = min(expirationFloor, insert.expiration)
+        } else {
+            expiringDocuments.remove(slot)
+        }
         guard !counted else { return }
         let touched = trie.countDocument(tokenNodes: nodes, fields: insert.fields, delta: 1)
         makeTopListsUnique()

@@ -401,6 +401,7 @@ extension SearchEngine {
         // touching every document.
         for slot in expirations.indices where expirations[slot] != .infinity && documents[slot] != nil {
             expiringDocuments.insert(UInt32(slot))
+            expirationFloor = min(expirationFloor, expirations[slot])
         }
 
         input.releaseConsumed()
