@@ -113,8 +113,8 @@ import Testing
     }
 
     /// Documents of one domain share its object, across batches, a
-    /// snapshot's load and a rebuild; their domain reads back whatever the
-    /// cache kept.
+    /// snapshot's load (within each chunk of 1,024 documents it reads) and
+    /// a rebuild; their domain reads back whatever the cache kept.
     @Test func documentsOfADomainShareItsObject() throws {
         func engine(domains: [String]) -> SearchEngine {
             var e = SearchEngine()

@@ -214,11 +214,11 @@ extension Document {
     /// loaded snapshot's usual kind), its fields read where the record
     /// lies (a copy of the whole item first cost a retain and a release of
     /// each of its references). It holds that record (`heldRecord`).
-    init(record: UnsafePointer<IndexRecord>, titleLength: Int, sources: SourceSet, domains: DomainNames) {
+    init(record: UnsafePointer<IndexRecord>, titleLength: Int, sources: SourceSet, domain: DomainName?) {
         let packed = record.pointee.item.attributeSet.packed
         self.init(
             uniqueIdentifier: record.pointee.item.uniqueIdentifier,
-            domain: domains.name(for: record.pointee.item.domainIdentifier), shown: .attributes(packed.storage),
+            domain: domain, shown: .attributes(packed.storage),
             offsetAndSources: Self.offsetAndSources(packed.offset, sources),
             titleAndFlags: Self.titleAndFlags(
                 titleLength, record.pointee.item.visibility, UInt8(Source.allCases.firstIndex(of: record.pointee.source)!)))

@@ -198,6 +198,16 @@ extension SearchEngine {
     private static func readChunked<Element>(
         from input: inout SnapshotReader, _ readOne: @escaping (inout SnapshotReader) throws(SnapshotError) -> Element
     ) throws(SnapshotError) -> [Element] {
+        try readChunked(from: &input, state: {}) { chunk, _ throws(SnapshotError) in try readOne(&chunk) }
+    }
+
+    /// The same, each chunk with a `state` of its own (made by `state`,
+    /// passed to every `readOne` of that chunk): what one reading thread
+    /// keeps without a lock.
+    private static func readChunked<Element, State>(
+        from input: inout SnapshotReader, state makeState: @escaping () -> State,
+        _ readOne: @escaping (inout SnapshotReader, inout State) throws(SnapshotError) -> Element
+    ) throws(SnapshotError) -> [Element] {
         let chunkCount = try input.readCount()
         let (owner, verified) = (input.owner, input.verified)
         var chunks: [UnsafeRawBufferPointer] = []
@@ -218,7 +228,7 @@ extension SearchEngine {
             failures.withUnsafeMutableBufferPointer { failures in
                 written.withUnsafeMutableBufferPointer { written in
                     nonisolated(unsafe) let (out, failed, done) = (buffer, failures, written)
-                    nonisolated(unsafe) let (parts, decode) = (chunks, readOne)
+                    nonisolated(unsafe) let (parts, decode, makeState) = (chunks, readOne, makeState)
                     let firsts = starts
                     DispatchQueue.concurrentPerform(iterations: chunkCount) { index in
                         // Each chunk's borrowers retain an owner of their own: a
@@ -226,10 +236,11 @@ extension SearchEngine {
                         // core would contend for its count.
                         var chunk = SnapshotReader(parts[index], owner: owner.map(ChunkOwner.init), verified: verified)
                         let first = firsts[index], count = firsts[index + 1] - first
+                        var state = makeState()
                         do throws(SnapshotError) {
                             _ = try chunk.readCount()
                             for offset in 0..<count {
-                                (out.baseAddress! + first + offset).initialize(to: try decode(&chunk))
+                                (out.baseAddress! + first + offset).initialize(to: try decode(&chunk, &state))
                                 done[index] += 1
                             }
                             guard chunk.isAtEnd else {
@@ -363,11 +374,11 @@ extension SearchEngine {
             engagements[identifier] = try input.readArray(of: Double.self).map(Date.init(timeIntervalSinceReferenceDate:))
         }
 
-        let domains = domainNames
         documents = try loadedRecords.withUnsafeBufferPointer { records throws(SnapshotError) in
             nonisolated(unsafe) let records = records
-            return try Self.readChunked(from: &input) { chunk throws(SnapshotError) in
-                try Self.readDocument(from: &chunk, records: records, domains: domains)
+            return try Self.readChunked(from: &input, state: { ChunkDomainNames() }) {
+                chunk, names throws(SnapshotError) in
+                try Self.readDocument(from: &chunk, records: records, domains: &names)
             }
         }
         input.releaseConsumed()
@@ -515,7 +526,7 @@ extension SearchEngine {
     }
 
     private static func readDocument(
-        from input: inout SnapshotReader, records: UnsafeBufferPointer<IndexRecord>, domains: DomainNames
+        from input: inout SnapshotReader, records: UnsafeBufferPointer<IndexRecord>, domains: inout ChunkDomainNames
     ) throws(SnapshotError) -> Document? {
         switch try input.read(UInt8.self) {
         case 0:
@@ -525,7 +536,10 @@ extension SearchEngine {
             guard position < records.count else { throw SnapshotError(.malformed, "a document names no record") }
             let titleLength = Int(try input.read(UInt32.self))
             let sources = try readSources(from: &input)
-            return Document(record: records.baseAddress! + position, titleLength: titleLength, sources: sources, domains: domains)
+            let record = records.baseAddress! + position
+            return Document(
+                record: record, titleLength: titleLength, sources: sources,
+                domain: domains.name(for: record.pointee.item.domainIdentifier))
         case 2:
             let identifier = try input.readString()
             let title = try input.readString()
@@ -538,7 +552,7 @@ extension SearchEngine {
             let sources = try readSources(from: &input)
             return Document(
                 uniqueIdentifier: identifier, title: title, titleLength: titleLength, contentType: contentType,
-                domainIdentifier: domain, sources: sources, visibility: visibility, domains: domains)
+                domainIdentifier: domain, sources: sources, visibility: visibility)
         case let kind:
             throw SnapshotError(.malformed, "unknown document kind \(kind)")
         }
