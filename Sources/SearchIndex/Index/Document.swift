@@ -95,6 +95,10 @@ struct Document: Sendable {
     /// `PackedAttributes.leadingBytes` of the shown set (0 for none): read
     /// to bring a result's slot and set into the cache ahead of their use.
     @inline(__always) var leadingBytes: UInt8 { packed?.leadingBytes ?? 0 }
+    /// `PackedAttributes.headerByte` of the shown set (0 for none).
+    @inline(__always) var storageHeaderByte: UInt8 { packed?.headerByte ?? 0 }
+    /// A byte of the slot itself, read to bring it into the cache.
+    @inline(__always) var slotByte: UInt8 { UInt8(truncatingIfNeeded: titleAndFlags) }
 
     @inline(__always) var domainIdentifier: String? { domain?.value }
     /// The domain's shared object (for tests).

@@ -108,6 +108,12 @@ struct PackedAttributes: @unchecked Sendable {
         }
     }
 
+    /// A byte of the storage's header: read only to bring it into the
+    /// cache (the step before `leadingBytes`, which reads through it).
+    var headerByte: UInt8 {
+        storage.withUnsafeMutablePointers { header, _ in UInt8(truncatingIfNeeded: header.pointee.storedCount) }
+    }
+
     /// The first packed byte plus the 33rd (or last), zero for an empty
     /// set: read only to bring the header and the bytes a result reads
     /// first (content type, title) into the cache ahead of their use.
