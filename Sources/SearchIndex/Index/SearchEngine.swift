@@ -9,8 +9,8 @@ struct ExpiryTest {
     let expirations: [Double]
     let now: Double
 
-    /// Whether the document in `slot` is still there (in an index where
-    /// nothing expires, no column is read).
+    /// Whether the document in `slot` is still there (while nothing can
+    /// have expired yet, no column is read: `nothingHasExpired(at:)`).
     @inline(__always) func isUnexpired(_ slot: UInt32) -> Bool {
         // Spelled out, not through `SearchEngine.expiration(ofSlot:in:)`:
         // with that call, 71 short queries at 1M counted 47.3M
