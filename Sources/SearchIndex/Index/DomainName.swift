@@ -19,50 +19,40 @@ final class DomainName: Sendable {
 final class DomainNames: @unchecked Sendable {
     // Sendable: every access holds the lock.
     private let lock = NSLock()
-    private var recent: [String: DomainName] = [:]
-    private var last: DomainName?
+    private var cache = DomainNameCache()
 
     /// Domains kept; past it the cache starts again.
     static let capacity = 64
 
     /// The shared object for `value` (nil for no domain).
     func name(for value: String?) -> DomainName? {
-        guard let value else { return nil }
         lock.lock(); defer { lock.unlock() }
+        return cache.name(for: value)
+    }
+}
+
+/// The domain objects one owner has made recently: what `DomainNames`
+/// keeps behind its lock, and what each chunk of a snapshot's documents
+/// keeps on its own reading thread (through the shared lock, and with
+/// the same objects retained from both cores, the lock and the contended
+/// counts were a sixth of a 1M load). A loaded index so has an object per
+/// domain in each chunk (1,024 documents), not one.
+struct DomainNameCache {
+    private var last: DomainName?
+    private var recent: [String: DomainName] = [:]
+
+    /// The object for `value` (nil for no domain).
+    mutating func name(for value: String?) -> DomainName? {
+        guard let value else { return nil }
         // Most documents come in runs of one domain.
         if let last, last.value == value { return last }
         if let known = recent[value] {
             last = known
             return known
         }
-        if recent.count >= Self.capacity { recent.removeAll(keepingCapacity: true) }
+        if recent.count >= DomainNames.capacity { recent.removeAll(keepingCapacity: true) }
         let made = DomainName(value)
         recent[value] = made
-        last = made
-        return made
-    }
-}
-
-/// The domain objects of one chunk of a snapshot's documents, made by the
-/// thread that reads it: no lock, and no reference count that both
-/// threads' retains would contend for (through `DomainNames`, the lock
-/// and the shared counts were a sixth of a 1M load). A loaded index so
-/// has an object per domain in each chunk (1,024 documents), not one.
-struct ChunkDomainNames {
-    private var last: DomainName?
-    private var known: [String: DomainName] = [:]
-
-    /// The chunk's object for `value` (nil for no domain).
-    mutating func name(for value: String?) -> DomainName? {
-        guard let value else { return nil }
-        if let last, last.value == value { return last }
-        if let found = known[value] {
-            last = found
-            return found
-        }
-        let made = DomainName(value)
-        if known.count >= DomainNames.capacity { known.removeAll(keepingCapacity: true) }
-        known[value] = made
         last = made
         return made
     }

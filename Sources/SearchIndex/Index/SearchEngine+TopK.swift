@@ -375,9 +375,8 @@ extension SearchEngine {
         {
             return CountPlan(roots: roots, counting: nil, markedPostings: 0)
         }
-        let counting = counting(matches, of: term, roots: roots, mapsBroadTerm: mapsBroadTerm)
-        guard case .marked(let base) = counting else { return CountPlan(roots: roots, counting: counting, markedPostings: 0) }
-        return CountPlan(roots: roots, counting: counting, markedPostings: postings(of: matches, roots: roots, outside: base))
+        let (counting, marked) = counting(matches, of: term, roots: roots, mapsBroadTerm: mapsBroadTerm)
+        return CountPlan(roots: roots, counting: counting, markedPostings: marked)
     }
 
     /// Distinct visible documents the term matches: from the trie's counts
@@ -463,18 +462,20 @@ extension SearchEngine {
     /// than `countingMarkLimit` postings. (A code map for a mere count was
     /// a megabyte to clear and the broad node's map to unpack at every
     /// keystroke, and the next keystroke's longer term needed another.)
+    /// With the choice, the postings it marks one by one (0 for a code map).
     private func counting(
         _ matches: TokenTrie.TermMatches, of term: String, roots: [Int32], mapsBroadTerm: Bool
-    ) -> Counting {
-        guard isBroad(matches) else { return .marked(outside: nil) }
-        guard !mapsBroadTerm, termMatches.knownCodeMap(for: term) == nil else { return .codeMap }
+    ) -> (Counting, marked: Int) {
+        guard isBroad(matches) else { return (.marked(outside: nil), postings(of: matches, roots: roots, outside: nil)) }
+        guard !mapsBroadTerm, termMatches.knownCodeMap(for: term) == nil else { return (.codeMap, 0) }
         let minimum = fieldMapMinimum
         var base: Int32?
         for root in roots where trie[root].documentCount >= minimum {
-            guard base == nil else { return .codeMap }
+            guard base == nil else { return (.codeMap, 0) }
             base = root
         }
-        return postings(of: matches, roots: roots, outside: base) <= Self.countingMarkLimit ? .marked(outside: base) : .codeMap
+        let marked = postings(of: matches, roots: roots, outside: base)
+        return marked <= Self.countingMarkLimit ? (.marked(outside: base), marked) : (.codeMap, 0)
     }
 
     /// The postings of the matches outside `base` (all of them without

@@ -376,7 +376,7 @@ extension SearchEngine {
 
         documents = try loadedRecords.withUnsafeBufferPointer { records throws(SnapshotError) in
             nonisolated(unsafe) let records = records
-            return try Self.readChunked(from: &input, state: { ChunkDomainNames() }) {
+            return try Self.readChunked(from: &input, state: { DomainNameCache() }) {
                 chunk, names throws(SnapshotError) in
                 try Self.readDocument(from: &chunk, records: records, domains: &names)
             }
@@ -526,7 +526,7 @@ extension SearchEngine {
     }
 
     private static func readDocument(
-        from input: inout SnapshotReader, records: UnsafeBufferPointer<IndexRecord>, domains: inout ChunkDomainNames
+        from input: inout SnapshotReader, records: UnsafeBufferPointer<IndexRecord>, domains: inout DomainNameCache
     ) throws(SnapshotError) -> Document? {
         switch try input.read(UInt8.self) {
         case 0:
