@@ -27,7 +27,9 @@ import Foundation
 /// reach, and rank only the slots at or below it. Code maps
 /// of the last few terms are kept (`TermMatchCache`), so "cozo" is mapped
 /// once while "cozo r…" is typed; the scan reads a broad term's code per
-/// candidate from its map when the driving term is narrow ("daio h").
+/// candidate from its map when the driving term is narrow ("daio h"). A
+/// term that its field maps cover but for a few postings ("r", "h") is
+/// read from them instead, and no code map is made (`MappedTermCodes`).
 /// Field maps are kept for nodes reaching at least one slot in ten,
 /// built from their children's maps, cached beside the best lists and kept
 /// up to date with them when a document under the node changes
@@ -515,30 +517,85 @@ extension SearchEngine {
         else { return nil }
         guard matches.allSatisfy({ isBroad($0) }) else { return nil }
 
-        let codeMaps = terms.indices.map { index in
-            termMatches.codeMap(for: terms[index]) { termCodeMap(matches[index]) }.codes
+        // A code map a keystroke made is read; a term that its field maps
+        // alone cover is read from them (`MappedTermCodes`); any other
+        // term's code map is made, and kept for the next keystrokes.
+        let termCodes = terms.indices.map { index -> TermCodes in
+            if let known = termMatches.knownCodeMap(for: terms[index]) { return .map(known.codes) }
+            if let mapped = mappedTermCodes(matches[index]) { return .mapped(mapped) }
+            return .map(termMatches.codeMap(for: terms[index]) { termCodeMap(matches[index]) }.codes)
         }
         let now = query.now.timeIntervalSinceReferenceDate
         let limit = max(0, query.limit)
         // Two terms' sums fit a byte (`RuleSum`): half the bytes to pass
         // over, twice the slots to a vector operation.
         let kept = terms.count == 2
-            ? keptCandidates(UInt8.self, codeMaps: codeMaps, now: now, limit: limit)
-            : keptCandidates(UInt16.self, codeMaps: codeMaps, now: now, limit: limit)
+            ? keptCandidates(UInt8.self, termCodes: termCodes, now: now, limit: limit)
+            : keptCandidates(UInt16.self, termCodes: termCodes, now: now, limit: limit)
         let probes = matches.compactMap { TermProbe(matches: $0, trie: trie) }
         return response(
             from: kept, terms: terms, matches: matches, probes: probes.count == terms.count ? probes : nil, query: query)
     }
 
-    /// The best `limit` slots without views of a query whose terms' code
-    /// maps are `codeMaps`, those with views among them, and the count of
+    /// A term's codes as a pass over the slots reads them.
+    enum TermCodes {
+        /// Its code map.
+        case map([UInt8])
+        /// Its field maps, read a run of slots at a time.
+        case mapped(MappedTermCodes)
+    }
+
+    /// The term's field maps, when they hold nearly every hit it has:
+    /// each large node it reaches is read from one map (its subtree's,
+    /// or its own postings' for a whole word), at most
+    /// `MappedTermCodes.mapLimit` of them, and the postings beside them
+    /// (small nodes, covers' residuals) are at most
+    /// `MappedTermCodes.extraLimit`. Nil for any other term, whose code
+    /// map has postings to mark.
+    func mappedTermCodes(_ matches: TokenTrie.TermMatches) -> MappedTermCodes? {
+        let minimum = fieldMapMinimum
+        var maps: [(map: FieldMap, base: UInt8)] = []
+        var extras: [(slot: Int, code: UInt8)] = []
+        func addExtras(_ postings: UnsafeBufferPointer<TokenTrie.Posting>, base: UInt8) -> Bool {
+            guard extras.count + postings.count <= MappedTermCodes.extraLimit else { return false }
+            for posting in postings { extras.append((Int(posting.doc), base + posting.field)) }
+            return true
+        }
+        for (node, typos) in matches.prefix {
+            let base = UInt8(typos) * 8 + 4
+            if trie[node].documentCount >= minimum {
+                guard maps.count < MappedTermCodes.mapLimit else { return nil }
+                let cover = subtreeCover(node)
+                maps.append((cover.map, base))
+                guard cover.residual.withUnsafeBufferPointer({ addExtras($0, base: base) }) else { return nil }
+            } else {
+                guard trie[node].subtreeCount <= MappedTermCodes.extraLimit - extras.count else { return nil }
+                var fits = true
+                trie.forEachPostingList(under: node) { fits = fits && addExtras($0, base: base) }
+                guard fits else { return nil }
+            }
+        }
+        for (node, typos) in matches.whole {
+            let base = UInt8(typos) * 8
+            if trie[node].postingList.count >= minimum {
+                guard maps.count < MappedTermCodes.mapLimit else { return nil }
+                maps.append((fieldMap(ofOwnPostings: node), base))
+            } else {
+                guard trie.withPostings(of: node, { addExtras($0, base: base) }) else { return nil }
+            }
+        }
+        return maps.isEmpty ? nil : MappedTermCodes(maps: maps, postings: extras)
+    }
+
+    /// The best `limit` slots without views of a query whose terms' codes
+    /// are `termCodes`, those with views among them, and the count of
     /// matches: each slot's rule values summed as `V` (`RuleSum`).
     // Specialised for both widths: the closures below were left generic,
     // every slot's sum a call through the protocol (three times slower).
     @_specialize(where V == UInt8)
     @_specialize(where V == UInt16)
     private func keptCandidates<V: RuleSum>(
-        _: V.Type, codeMaps: [[UInt8]], now: Double, limit: Int
+        _: V.Type, termCodes: [TermCodes], now: Double, limit: Int
     ) -> KeptCandidates {
         let slotCount = documents.count
         // Each slot's rule values as one number that orders as they do
@@ -555,23 +612,41 @@ extension SearchEngine {
         let chunkSize = max(1, rulesChunkSize)
         rules.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let rules = buffer
+            // The code maps' bytes, held by `termCodes` until the query is done.
+            let mapBases = termCodes.map { codes -> UnsafePointer<UInt8>? in
+                guard case .map(let map) = codes else { return nil }
+                return map.withUnsafeBufferPointer { $0.baseAddress }
+            }
             // A chunk at a time, term by term, each a plain loop over bytes
             // (vectorised); then the chunk's total, its least value and how
             // many have it, read while the chunk is in the first cache.
             // (Each term over a whole part, then a count, went through the
             // megabytes of sums three times: 0.2 ms of "tinra berma".)
-            let firsts = codeMaps.withUnsafeBufferPointer { codeMaps in
+            let firsts = termCodes.withUnsafeBufferPointer { termCodes in
                 eachPart { part -> (total: Int, least: V, atLeast: Int) in
+                    // A mapped term's codes for one chunk.
+                    let run = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: chunkSize)
+                    defer { run.deallocate() }
                     var total = 0, least = V.max, atLeast = 0
                     var chunkStart = part.lowerBound
                     while chunkStart < part.upperBound {
                         let chunk = chunkStart..<min(part.upperBound, chunkStart + chunkSize)
-                        codeMaps[0].withUnsafeBufferPointer { map in
-                            for slot in chunk { rules[slot] = V.part(ofCode: map[slot]) }
-                        }
-                        for map in codeMaps.dropFirst() {
-                            map.withUnsafeBufferPointer { map in
-                                for slot in chunk { rules[slot] = V.adding(V.part(ofCode: map[slot]), to: rules[slot]) }
+                        let target = rules.baseAddress! + chunk.lowerBound
+                        for index in termCodes.indices {
+                            // `codes[0]` is the chunk's first slot's.
+                            let codes: UnsafePointer<UInt8>
+                            if let map = mapBases[index] {
+                                codes = map + chunk.lowerBound
+                            } else if case .mapped(let mapped) = termCodes[index] {
+                                mapped.fill(chunk, into: run)
+                                codes = UnsafePointer(run.baseAddress!)
+                            } else {
+                                preconditionFailure("a term without codes")
+                            }
+                            if index == 0 {
+                                for offset in 0..<chunk.count { target[offset] = V.part(ofCode: codes[offset]) }
+                            } else {
+                                for offset in 0..<chunk.count { target[offset] = V.adding(V.part(ofCode: codes[offset]), to: target[offset]) }
                             }
                         }
                         let sums = UnsafeBufferPointer(rebasing: rules[chunk])

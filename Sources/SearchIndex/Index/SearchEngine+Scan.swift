@@ -46,10 +46,12 @@ extension SearchEngine {
         let slotCount = max(1, documents.count)
         // A broad term ("h" in "daio h"), or one whose code map a recent
         // keystroke built ("leyfa" while "leyfa v" became "leyfa vet"), is
-        // looked up per candidate in its code map, not probed: a probe reads
-        // the candidate's token run, a cache miss or two away at a million
-        // items, and then every token of it.
-        // A map is built only once the term is known not to drive.
+        // looked up per candidate in its code map, or in the field maps it
+        // would be merged from, not probed: a probe reads the candidate's
+        // token run, a cache miss or two away at a million items, and then
+        // every token of it.
+        // A map is built only once the term is known not to drive, and
+        // only when its field maps do not cover it (`mappedTermCodes`).
         let knownMaps = terms.map { termMatches.knownCodeMap(for: $0)?.codes }
         let mapped = terms.indices.map { knownMaps[$0] != nil || isBroad(matches[$0]) }
         func cost(drivenBy driver: Int) -> Double {
@@ -63,16 +65,22 @@ extension SearchEngine {
         let order = [driverIndex] + probes.indices.filter { $0 != driverIndex }.sorted { estimates[$0] < estimates[$1] }
         let termOrderProbes = probes
         probes = order.map { probes[$0] }
-        let orderedMaps = order.map { index in
-            index == driverIndex || !mapped[index]
-                ? knownMaps[index]
-                : knownMaps[index] ?? termMatches.codeMap(for: terms[index]) { termCodeMap(matches[index]) }.codes
+        // The terms read per candidate: from a code map, or from the field
+        // maps a code map would be merged from (`MappedTermCodes`).
+        let orderedCodes = order.map { index -> TermCodes? in
+            guard index != driverIndex, mapped[index] else { return knownMaps[index].map { .map($0) } }
+            if let known = knownMaps[index] { return .map(known) }
+            if let fromMaps = mappedTermCodes(matches[index]) { return .mapped(fromMaps) }
+            return .map(termMatches.codeMap(for: terms[index]) { termCodeMap(matches[index]) }.codes)
         }
         let driver = matches[driverIndex]
-        var lookupPointers: [UnsafePointer<UInt8>?] = []
-        for map in orderedMaps {
-            // Held alive by `orderedMaps` until the scan is done.
-            lookupPointers.append(map.flatMap { map in map.withUnsafeBufferPointer { $0.baseAddress } })
+        // Held alive by `orderedCodes` until the scan is done.
+        let termLookups = orderedCodes.map { codes -> SlotCodeLookup? in
+            switch codes {
+            case .map(let map)?: SlotCodeLookup(codes: map.withUnsafeBufferPointer { $0.baseAddress! })
+            case .mapped(let mapped)?: SlotCodeLookup(mapped: mapped)
+            case nil: nil
+            }
         }
 
         let now = query.now.timeIntervalSinceReferenceDate
@@ -94,7 +102,7 @@ extension SearchEngine {
         // cache miss or two into the candidate's token run. Those struck
         // out would have missed that term's probe: nothing else changes.
         if !candidates.isEverySlot {
-            for term in 1..<order.count where orderedMaps[term] == nil
+            for term in 1..<order.count where orderedCodes[term] == nil
                 && estimates[order[term]] <= Self.prefilterRatio * candidateSlots.count
             {
                 let bits = documentBits(of: matches[order[term]], roots: trie.topmost(of: matches[order[term]].prefix)).bits
@@ -118,8 +126,8 @@ extension SearchEngine {
         // `self` in the loop retains it, and a nested function capturing a
         // variable pays a dynamic exclusivity check on every access, which
         // matters a million times over.
-        withExtendedLifetime(orderedMaps) {
-        lookupPointers.withUnsafeBufferPointer { lookups in
+        withExtendedLifetime(orderedCodes) {
+        termLookups.withUnsafeBufferPointer { lookups in
         probes.withUnsafeBufferPointer { probes in
         tokens.words.withUnsafeBufferPointer { words in
         tokens.starts.withUnsafeBufferPointer { starts in
