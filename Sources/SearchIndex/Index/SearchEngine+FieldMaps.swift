@@ -635,13 +635,13 @@ extension SearchEngine {
                         for index in termCodes.indices {
                             // `codes[0]` is the chunk's first slot's.
                             let codes: UnsafePointer<UInt8>
-                            if let map = mapBases[index] {
-                                codes = map + chunk.lowerBound
-                            } else if case .mapped(let mapped) = termCodes[index] {
+                            switch termCodes[index] {
+                            case .map:
+                                // A code map has a byte for every slot, and there are some.
+                                codes = mapBases[index]! + chunk.lowerBound
+                            case .mapped(let mapped):
                                 mapped.fill(chunk, into: run)
                                 codes = UnsafePointer(run.baseAddress!)
-                            } else {
-                                preconditionFailure("a term without codes")
                             }
                             if index == 0 {
                                 for offset in 0..<chunk.count { target[offset] = V.part(ofCode: codes[offset]) }

@@ -77,7 +77,7 @@ extension SearchEngine {
         // Held alive by `orderedCodes` until the scan is done.
         let termLookups = orderedCodes.map { codes -> SlotCodeLookup? in
             switch codes {
-            case .map(let map)?: SlotCodeLookup(codes: map.withUnsafeBufferPointer { $0.baseAddress! })
+            case .map(let map)?: map.withUnsafeBufferPointer { $0.baseAddress }.map(SlotCodeLookup.init(codes:))
             case .mapped(let mapped)?: SlotCodeLookup(mapped: mapped)
             case nil: nil
             }
