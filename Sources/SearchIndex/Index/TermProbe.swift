@@ -75,6 +75,9 @@ struct TermProbe: Sendable {
     /// one mask test per token given as text, and its node (or -1) for a
     /// whole word.
     private var single: (bits: UInt64, mask: UInt64, wholeNode: Int32)?
+    /// `single`, for a caller that tests many tokens given as text
+    /// against it in a loop of its own (`SearchEngine.plainHighlights`).
+    var singleHead: (bits: UInt64, mask: UInt64, wholeNode: Int32)? { single }
 
     /// Nodes below this index are ordered (`TokenTrie.orderedLimit` when
     /// the probe was made: the trie does not change under a query).
