@@ -90,7 +90,7 @@ struct MappedTermCodes: Sendable {
                 }
             }
         }
-        var extra = firstExtra(atLeast: start)
+        var extra = extras.withUnsafeBufferPointer { Self.firstExtra(atLeast: start, in: $0) }
         while extra < extras.count, extras[extra].slot < slots.upperBound {
             let out = target + (extras[extra].slot &- start)
             out.pointee = min(out.pointee, extras[extra].code)
@@ -98,8 +98,9 @@ struct MappedTermCodes: Sendable {
         }
     }
 
-    /// The index of the first of `extras` at `slot` or after it.
-    private func firstExtra(atLeast slot: Int) -> Int {
+    /// The index of the first of `extras` (in slot order) at `slot` or after it.
+    @inline(__always)
+    static func firstExtra(atLeast slot: Int, in extras: UnsafeBufferPointer<(slot: Int, code: UInt8)>) -> Int {
         var low = 0, high = extras.count
         while low < high {
             let middle = (low + high) / 2
@@ -169,11 +170,7 @@ struct SlotCodeLookup {
         if let codes { return codes[slot] }
         let mapped = min(first.code(slot), second.code(slot))
         guard let extras, extraFilter[(slot & Self.filterMask) >> 6] & (1 << UInt64(slot & 63)) != 0 else { return mapped }
-        var low = 0, high = extras.count
-        while low < high {
-            let middle = (low + high) / 2
-            if extras[middle].slot < slot { low = middle + 1 } else { high = middle }
-        }
+        let low = MappedTermCodes.firstExtra(atLeast: slot, in: extras)
         return low < extras.count && extras[low].slot == slot ? min(mapped, extras[low].code) : mapped
     }
 }

@@ -94,33 +94,25 @@ extension SearchEngine {
         var text = text
         return text.withUTF8 { bytes -> [Highlight]? in
             guard Self.isPlain(bytes) else { return nil }
-            if let probes, probes.count == terms.count, probes.allSatisfy({ $0.singleHead != nil }) {
+            if let probes, probes.count == terms.count, probes.allSatisfy({ $0.singleLeadByte != nil }) {
                 return singleHeadHighlights(of: bytes, field: field, terms: terms, probes: probes)
             }
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(bytes.count, 1)) { folded in
                 withUnsafeTemporaryAllocation(of: UInt32.self, capacity: max(bytes.count, 1)) { scalars in
                     var out: [Highlight] = []
-                    var position = 0
-                    while position < bytes.count {
-                        guard Tokenizer.isASCIIWord(bytes[position]) else {
-                            position += 1
-                            continue
-                        }
+                    Tokenizer.forEachASCIIWord(in: bytes) { start, end in
                         // One token: folded (lowercased) as the index stores it.
-                        let start = position
-                        while position < bytes.count, Tokenizer.isASCIIWord(bytes[position]) {
-                            let byte = bytes[position]
-                            let lower = byte >= 65 && byte <= 90 ? byte + 32 : byte
-                            folded[position - start] = lower
-                            scalars[position - start] = UInt32(lower)
-                            position += 1
+                        let length = end - start
+                        for offset in 0..<length {
+                            let lower = Tokenizer.foldedASCII(bytes[start + offset])
+                            folded[offset] = lower
+                            scalars[offset] = UInt32(lower)
                         }
-                        let length = position - start
                         let token = UnsafeBufferPointer(rebasing: folded[..<length])
                         let tokenScalars = UnsafeBufferPointer(rebasing: scalars[..<length])
                         var node: Int32 = -1
                         if probes == nil {
-                            guard let found = trie.pointee.node(ofScalars: tokenScalars) else { continue }
+                            guard let found = trie.pointee.node(ofScalars: tokenScalars) else { return }
                             node = found
                         }
                         var covered = 0
@@ -146,7 +138,7 @@ extension SearchEngine {
     }
 
     /// `plainHighlights` when every term reaches one node without typos
-    /// in at most eight bytes (`TermProbe.singleHead`: most keystrokes):
+    /// in at most eight bytes (`TermProbe.singleCode`: most keystrokes):
     /// a token matches a term when its first eight bytes, folded, fall
     /// under the node's path, which its first byte mostly rules out, so
     /// each token is folded only when its first byte is a term's. (Every
@@ -155,34 +147,25 @@ extension SearchEngine {
     private static func singleHeadHighlights(
         of bytes: UnsafeBufferPointer<UInt8>, field: String, terms: [String], probes: UnsafeBufferPointer<TermProbe>
     ) -> [Highlight] {
-        @inline(__always) func folded(_ byte: UInt8) -> UInt8 { byte >= 65 && byte <= 90 ? byte + 32 : byte }
         var out: [Highlight] = []
-        var position = 0
-        while position < bytes.count {
-            guard Tokenizer.isASCIIWord(bytes[position]) else {
-                position += 1
-                continue
-            }
-            let start = position
-            while position < bytes.count, Tokenizer.isASCIIWord(bytes[position]) { position += 1 }
-            let length = position - start
-            let first = folded(bytes[start])
+        Tokenizer.forEachASCIIWord(in: bytes) { start, end in
+            let length = end - start
+            let first = Tokenizer.foldedASCII(bytes[start])
             var covered = 0
-            for index in terms.indices {
-                let (bits, mask, wholeNode) = probes[index].singleHead.unsafelyUnwrapped
-                guard UInt8(truncatingIfNeeded: bits >> 56) == first else { continue }
+            for index in terms.indices where probes[index].singleLeadByte == first {
                 // The token's first eight bytes, folded, as `TokenArena.head(of:)` reads them.
                 var head: UInt64 = 0
                 let headCount = min(length, 8)
-                for offset in 0..<headCount { head = head << 8 | UInt64(folded(bytes[start + offset])) }
+                for offset in 0..<headCount { head = head << 8 | UInt64(Tokenizer.foldedASCII(bytes[start + offset])) }
                 head <<= 8 * UInt64(8 - headCount)
-                guard head & mask == bits else { continue }
-                let whole = wholeNode >= 0 && length == mask.nonzeroBitCount / 8
+                guard let code = probes[index].singleCode(head: head, length: length),
+                    let (_, whole) = TermProbe.hit(ofCode: code)
+                else { continue }
                 var term = terms[index]
                 let startsWithTerm = term.withUTF8 { term in
-                    term.count <= length && term.indices.allSatisfy { folded(bytes[start + $0]) == term[$0] }
+                    term.count <= length && term.indices.allSatisfy { Tokenizer.foldedASCII(bytes[start + $0]) == term[$0] }
                 }
-                covered = !whole && startsWithTerm ? max(covered, terms[index].utf8.count) : length
+                covered = !whole && startsWithTerm ? max(covered, term.utf8.count) : length
             }
             // Tokens are apart (a separator between two runs): nothing to merge.
             if covered > 0 { out.append(Highlight(field: field, start: start, length: covered)) }
@@ -199,11 +182,7 @@ extension SearchEngine {
         trie: UnsafePointer<TokenTrie>,
         code: (borrowing TermProbe) -> UInt8
     ) -> (typos: UInt8, whole: Bool)? {
-        if let probes {
-            let code = code(probes[index])
-            guard code != TermProbe.miss else { return nil }
-            return (code >> 3, (code >> 2) & 1 == 0)
-        }
+        if let probes { return TermProbe.hit(ofCode: code(probes[index])) }
         guard let hit = evaluators[index].hit(for: node, trie: trie.pointee) else { return nil }
         return (hit.typos, hit.whole)
     }

@@ -75,9 +75,29 @@ struct TermProbe: Sendable {
     /// one mask test per token given as text, and its node (or -1) for a
     /// whole word.
     private var single: (bits: UInt64, mask: UInt64, wholeNode: Int32)?
-    /// `single`, for a caller that tests many tokens given as text
-    /// against it in a loop of its own (`SearchEngine.plainHighlights`).
-    var singleHead: (bits: UInt64, mask: UInt64, wholeNode: Int32)? { single }
+    /// For a term that reaches one node without typos in at most eight
+    /// bytes, the first byte of every token it matches (a caller testing
+    /// many tokens turns most away by it before `singleCode`); nil for any
+    /// other term.
+    var singleLeadByte: UInt8? { single.map { UInt8(truncatingIfNeeded: $0.bits >> 56) } }
+
+    /// For such a term, the code of a token of `length` bytes whose first
+    /// eight, folded, are `head` (`TokenArena.head(of:)`); nil for any
+    /// other term. The token matches when it starts with the node's whole
+    /// path, and is the node's own word exactly when it is no longer,
+    /// which needs no walk down the trie to tell.
+    @inline(__always)
+    func singleCode(head: UInt64, length: Int) -> UInt8? {
+        guard let single else { return nil }
+        guard head & single.mask == single.bits else { return Self.miss }
+        return single.wholeNode >= 0 && length == single.mask.nonzeroBitCount / 8 ? 0 : 4
+    }
+
+    /// The typos and wholeness a hit code says; nil for `miss`.
+    @inline(__always)
+    static func hit(ofCode code: UInt8) -> (typos: UInt8, whole: Bool)? {
+        code == miss ? nil : (code >> 3, (code >> 2) & 1 == 0)
+    }
 
     /// Nodes below this index are ordered (`TokenTrie.orderedLimit` when
     /// the probe was made: the trie does not change under a query).
@@ -187,13 +207,7 @@ struct TermProbe: Sendable {
     /// five-letter keystroke at a million items.
     func code(ofToken utf8: UnsafeBufferPointer<UInt8>, scalars: UnsafeBufferPointer<UInt32>, trie: UnsafePointer<TokenTrie>) -> UInt8 {
         let head = TokenArena.head(of: utf8)
-        if let single {
-            // The token starts with the node's whole path (at most eight
-            // bytes): it is the node's own word exactly when it is no
-            // longer, which needs no walk down the trie to tell.
-            guard head & single.mask == single.bits else { return Self.miss }
-            return single.wholeNode >= 0 && utf8.count == single.mask.nonzeroBitCount / 8 ? 0 : 4
-        }
+        if let code = singleCode(head: head, length: utf8.count) { return code }
         // Through the lead filter, as the scan: a term with two typos has
         // hundreds of prefixes, and every token of fifty titles tried
         // each one.

@@ -7,7 +7,7 @@ extension Tokenizer {
         var groups: [Token] = []
 
         func string(_ slice: ArraySlice<UInt8>) -> String {
-            String(decoding: slice.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
+            String(decoding: slice.map(foldedASCII), as: UTF8.self)
         }
         func flushGroups() {
             tokens.append(contentsOf: groups)
@@ -86,6 +86,28 @@ extension Tokenizer {
     @inline(__always)
     static func isASCIIWord(_ b: UInt8) -> Bool {
         (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122)
+    }
+
+    /// An ASCII byte as the index stores it: upper case folded to lower.
+    @inline(__always)
+    static func foldedASCII(_ b: UInt8) -> UInt8 {
+        b >= 65 && b <= 90 ? b + 32 : b
+    }
+
+    /// Calls `body` with the bounds of each run of letters and digits in
+    /// `bytes`, in order (plain text's tokens: `SearchEngine.isPlain`).
+    @inline(__always)
+    static func forEachASCIIWord(in bytes: UnsafeBufferPointer<UInt8>, _ body: (_ start: Int, _ end: Int) -> Void) {
+        var position = 0
+        while position < bytes.count {
+            guard isASCIIWord(bytes[position]) else {
+                position += 1
+                continue
+            }
+            let start = position
+            while position < bytes.count, isASCIIWord(bytes[position]) { position += 1 }
+            body(start, position)
+        }
     }
 
     /// Punctuation a number may be written with (`+1 (555) 010-2345`, `4.12`, `11/22`).
