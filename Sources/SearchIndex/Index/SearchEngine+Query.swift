@@ -121,7 +121,8 @@ extension SearchEngine {
     ///
     /// A count that marks many postings one by one runs on the other core
     /// (`ParallelWork.both`) while this one ranks and makes the results,
-    /// which need nothing from it. A five-letter term reaches four-letter
+    /// which need nothing from it; this one then joins the marking, run
+    /// by run (`SharedMarking`). A five-letter term reaches four-letter
     /// prefixes with its typos (its letters but one): tens of thousands
     /// of postings at a million items, in perf a third of the time of the
     /// five- to eight-letter keystrokes.
@@ -147,6 +148,27 @@ extension SearchEngine {
         guard ParallelWork.workerCount > 1, plan.markedPostings >= sharedCountMinimum else {
             guard let answer = results() else { return nil }
             return SearchResponse(query: query.text, total: count(), results: answer)
+        }
+        if case .marked(let base)? = plan.counting,
+            let marking = sharedMarking(of: matches, roots: plan.roots, outside: base)
+        {
+            // This thread joins the marking once its results are made.
+            let cover = base.map(subtreeCover)
+            var answer: [SearchResult]?
+            withUnsafeMutablePointer(to: &answer) { answerOut in
+                nonisolated(unsafe) let answerOut = answerOut
+                ParallelWork.both(
+                    {
+                        answerOut.pointee = results()
+                        // No results from the lists: the query is enumerated, and counts again.
+                        if answerOut.pointee != nil { mark(marking, thread: 0, outside: cover) }
+                    },
+                    { mark(marking, thread: 1, outside: cover) })
+            }
+            guard let answer else { return nil }
+            let total = matchCount(
+                matches, of: term, plan: plan, now: query.now, premarked: mergedBits(marking, outside: cover))
+            return SearchResponse(query: query.text, total: total, results: answer)
         }
         var answer: [SearchResult]?
         var total = 0

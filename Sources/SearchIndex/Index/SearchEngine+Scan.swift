@@ -475,6 +475,80 @@ extension SearchEngine {
         return (bits, count)
     }
 
+    /// The runs a shared marking of `matches` takes (`SharedMarking`), as
+    /// `documentBits` marks them: the ordered ranges of the roots but
+    /// `base`, and the whole nodes outside it. Nil when the trie is not
+    /// ordered (a node made since the last reorder).
+    func sharedMarking(of matches: TokenTrie.TermMatches, roots: [Int32], outside base: Int32?) -> SharedMarking? {
+        guard trie.isOrdered else { return nil }
+        var ranges: [Range<Int>] = []
+        for root in roots where root != base {
+            let range = trie.orderedRange(of: root)
+            ranges.append(Int(range.low)..<Int(range.high))
+        }
+        for node in matches.whole.keys where base.map({ !trie.isAncestor($0, of: node) }) ?? true {
+            ranges.append(Int(node)..<(Int(node) + 1))
+        }
+        return SharedMarking(runs: SharedMarking.runs(of: ranges), slots: documents.count)
+    }
+
+    /// Marks the runs this thread (`thread`, 0 or 1) takes from `marking`,
+    /// a bit a slot, each slot `base`'s map covers left out.
+    func mark(_ marking: SharedMarking, thread: Int, outside base: SubtreeCover?) {
+        guard let first = marking.takeRun() else { return }
+        var bits = [UInt64](repeating: 0, count: marking.words)
+        bits.withUnsafeMutableBufferPointer { bits in
+            @inline(__always) func set(_ slot: Int) {
+                bits[slot >> 6] |= 1 << UInt64(slot & 63)
+            }
+            guard let base else {
+                var run: Range<Int>? = first
+                while let nodes = run {
+                    trie.forEachPostingList(inNodes: nodes) { postings in
+                        for posting in postings { set(Int(posting.doc)) }
+                    }
+                    run = marking.takeRun()
+                }
+                return
+            }
+            base.map.bytes.withUnsafeBufferPointer { map in
+                let covered = base.map.count
+                var run: Range<Int>? = first
+                while let nodes = run {
+                    trie.forEachPostingList(inNodes: nodes) { postings in
+                        for posting in postings {
+                            let slot = Int(posting.doc)
+                            if slot < covered, FieldMap.half(of: slot, in: map) != FieldMap.none { continue }
+                            set(slot)
+                        }
+                    }
+                    run = marking.takeRun()
+                }
+            }
+        }
+        marking.finish(thread: thread, bits: bits)
+    }
+
+    /// The sets of a shared marking merged, as `documentBits` returns its
+    /// own: with `base`'s residual (postings its map does not hold) cleared.
+    func mergedBits(_ marking: SharedMarking, outside base: SubtreeCover?) -> (bits: [UInt64], count: Int) {
+        var (bits, other) = marking.takeBits()
+        if bits.isEmpty { swap(&bits, &other) }
+        if bits.isEmpty { bits = [UInt64](repeating: 0, count: marking.words) }
+        var count = 0
+        bits.withUnsafeMutableBufferPointer { bits in
+            other.withUnsafeBufferPointer { other in
+                for index in other.indices { bits[index] |= other[index] }
+            }
+            for posting in base?.residual ?? [] {
+                let slot = Int(posting.doc)
+                bits[slot >> 6] &= ~(1 << UInt64(slot & 63))
+            }
+            for word in bits { count &+= word.nonzeroBitCount }
+        }
+        return (bits, count)
+    }
+
     /// Where the scan looks.
     enum ScanCandidates: Sendable {
         case everySlot

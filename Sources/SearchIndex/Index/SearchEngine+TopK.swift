@@ -382,7 +382,11 @@ extension SearchEngine {
     /// Distinct visible documents the term matches: from the trie's counts
     /// when one node covers every match; else by a bit a document
     /// (`documentBits`), or from the term's code map, as `plan` says.
-    func matchCount(_ matches: TokenTrie.TermMatches, of term: String, plan: CountPlan, now: Date) -> Int {
+    /// `premarked`: a `.marked` plan's set, marked already (`mergedBits`).
+    func matchCount(
+        _ matches: TokenTrie.TermMatches, of term: String, plan: CountPlan, now: Date,
+        premarked: (bits: [UInt64], count: Int)? = nil
+    ) -> Int {
         /// What decides whether the term matches a document. (A closure
         /// capturing `self` copied the whole engine into a box on every
         /// keystroke: a tenth of a one-letter keystroke.)
@@ -403,12 +407,12 @@ extension SearchEngine {
         case .marked(let base)?:
             if let base {
                 let parts = subtreeCover(base)
-                let outside = documentBits(of: matches, roots: roots, outside: (base, parts))
+                let outside = premarked ?? documentBits(of: matches, roots: roots, outside: (base, parts))
                 total = trie[base].documentCount + outside.count
                 let map = parts.residual.isEmpty ? parts.map : nil
                 cover = .subtreeOrBits(base, map, outside.bits)
             } else {
-                let marked = documentBits(of: matches, roots: roots)
+                let marked = premarked ?? documentBits(of: matches, roots: roots)
                 total = marked.count
                 cover = .bits(marked.bits)
             }

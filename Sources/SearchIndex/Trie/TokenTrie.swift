@@ -1070,6 +1070,23 @@ struct TokenTrie: Sendable {
         }
     }
 
+    /// Whether every node lies in its subtree's ordered range (no node made
+    /// since the last `reorder()`): then a subtree's lists are a run of
+    /// node indices (`orderedRange(of:)`, `forEachPostingList(inNodes:_:)`).
+    var isOrdered: Bool { nodes.count == Int(orderedLimit) }
+
+    /// Calls `body` with each non-empty posting list of the nodes at
+    /// `indices`, in place (a run of an ordered range, or one node).
+    func forEachPostingList(inNodes indices: Range<Int>, _ body: (UnsafeBufferPointer<Posting>) -> Void) {
+        nodes.withUnsafeBufferPointer { nodes in
+            for index in indices {
+                nodes[index].postingList.withUnsafeBufferPointer { postings in
+                    if !postings.isEmpty { body(postings) }
+                }
+            }
+        }
+    }
+
     /// Calls `body` with the posting list of `node` alone, in place.
     func withPostings<R>(of node: Int32, _ body: (UnsafeBufferPointer<Posting>) -> R) -> R {
         nodes.withUnsafeBufferPointer { nodes in nodes[Int(node)].postingList.withUnsafeBufferPointer(body) }
