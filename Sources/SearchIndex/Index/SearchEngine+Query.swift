@@ -145,11 +145,8 @@ extension SearchEngine {
         }
         let plan = countPlan(matches, of: term, mapsBroadTerm: ended)
         func count() -> Int { matchCount(matches, of: term, plan: plan, now: query.now) }
-        guard ParallelWork.workerCount > 1, plan.markedPostings >= sharedCountMinimum else {
-            guard let answer = results() else { return nil }
-            return SearchResponse(query: query.text, total: count(), results: answer)
-        }
-        if case .marked(let base)? = plan.counting,
+        if ParallelWork.workerCount > 1, plan.markedPostings >= sharedCountMarkingMinimum,
+            case .marked(let base)? = plan.counting,
             let marking = sharedMarking(of: matches, roots: plan.roots, outside: base)
         {
             // This thread joins the marking once its results are made.
@@ -169,6 +166,10 @@ extension SearchEngine {
             let total = matchCount(
                 matches, of: term, plan: plan, now: query.now, premarked: mergedBits(marking, outside: cover))
             return SearchResponse(query: query.text, total: total, results: answer)
+        }
+        guard ParallelWork.workerCount > 1, plan.markedPostings >= sharedCountMinimum else {
+            guard let answer = results() else { return nil }
+            return SearchResponse(query: query.text, total: count(), results: answer)
         }
         var answer: [SearchResult]?
         var total = 0

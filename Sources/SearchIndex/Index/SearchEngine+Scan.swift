@@ -497,9 +497,14 @@ extension SearchEngine {
     func mark(_ marking: SharedMarking, thread: Int, outside base: SubtreeCover?) {
         guard let first = marking.takeRun() else { return }
         var bits = [UInt64](repeating: 0, count: marking.words)
+        var count = 0
         bits.withUnsafeMutableBufferPointer { bits in
+            /// Sets `slot`'s bit, counting it when it was clear (as `documentBits` does).
             @inline(__always) func set(_ slot: Int) {
-                bits[slot >> 6] |= 1 << UInt64(slot & 63)
+                let word = slot >> 6, shift = UInt64(slot & 63)
+                let old = bits[word]
+                count &+= Int(truncatingIfNeeded: ~old >> shift & 1)
+                bits[word] = old | 1 << shift
             }
             guard let base else {
                 var run: Range<Int>? = first
@@ -526,25 +531,33 @@ extension SearchEngine {
                 }
             }
         }
-        marking.finish(thread: thread, bits: bits)
+        marking.finish(thread: thread, bits: bits, count: count)
     }
 
     /// The sets of a shared marking merged, as `documentBits` returns its
     /// own: with `base`'s residual (postings its map does not hold) cleared.
     func mergedBits(_ marking: SharedMarking, outside base: SubtreeCover?) -> (bits: [UInt64], count: Int) {
-        var (bits, other) = marking.takeBits()
-        if bits.isEmpty { swap(&bits, &other) }
+        var (bits, count, other, otherCount) = marking.takeBits()
+        if bits.isEmpty { (bits, count, other, otherCount) = (other, otherCount, [], 0) }
         if bits.isEmpty { bits = [UInt64](repeating: 0, count: marking.words) }
-        var count = 0
         bits.withUnsafeMutableBufferPointer { bits in
-            other.withUnsafeBufferPointer { other in
-                for index in other.indices { bits[index] |= other[index] }
+            // Both threads marked: the union counted whole (a marked slot
+            // may be in both sets).
+            if !other.isEmpty {
+                count = 0
+                other.withUnsafeBufferPointer { other in
+                    for index in other.indices {
+                        bits[index] |= other[index]
+                        count &+= bits[index].nonzeroBitCount
+                    }
+                }
             }
             for posting in base?.residual ?? [] {
                 let slot = Int(posting.doc)
-                bits[slot >> 6] &= ~(1 << UInt64(slot & 63))
+                let word = slot >> 6, bit: UInt64 = 1 << UInt64(slot & 63)
+                count &-= bits[word] & bit == 0 ? 0 : 1
+                bits[word] &= ~bit
             }
-            for word in bits { count &+= word.nonzeroBitCount }
         }
         return (bits, count)
     }

@@ -94,6 +94,11 @@ public struct SearchEngine: Sendable {
     /// core beside the ranking (`searchFromTopLists`): some 30 µs of
     /// marking, well above the 1–4 µs of handing it over.
     var sharedCountMinimum = 16_384
+    /// From this many postings marked, a one-term count's marking is
+    /// shared (`SharedMarking`): fewer than a count handed whole to the
+    /// other core, as this thread makes its results meanwhile and then
+    /// joins, waiting on nothing.
+    var sharedCountMarkingMinimum: Int { sharedCountMinimum / 8 }
     /// Subtrees with at least this many documents (and one slot in ten)
     /// keep a field map (`SearchEngine+FieldMaps`).
     var fieldMapMinimumDocuments = 4_096

@@ -22,6 +22,8 @@ final class SharedMarking: @unchecked Sendable {
     /// caller's join, taken after it). Empty for a thread that took no run.
     private var firstBits: [UInt64] = []
     private var secondBits: [UInt64] = []
+    /// The bits each thread set.
+    private var firstCount = 0, secondCount = 0
 
     /// Nodes a run holds at most: small enough for the threads to end
     /// together, large enough that taking one costs nothing beside it.
@@ -38,15 +40,15 @@ final class SharedMarking: @unchecked Sendable {
         return index < runs.count ? runs[index] : nil
     }
 
-    /// Stores the set of `thread` (0 or 1).
-    func finish(thread: Int, bits: [UInt64]) {
-        if thread == 0 { firstBits = bits } else { secondBits = bits }
+    /// Stores the set of `thread` (0 or 1) and the bits it set.
+    func finish(thread: Int, bits: [UInt64], count: Int) {
+        if thread == 0 { (firstBits, firstCount) = (bits, count) } else { (secondBits, secondCount) = (bits, count) }
     }
 
-    /// Both threads' sets, moved out (after both are done).
-    func takeBits() -> (first: [UInt64], second: [UInt64]) {
+    /// Both threads' sets and counts, moved out (after both are done).
+    func takeBits() -> (first: [UInt64], firstCount: Int, second: [UInt64], secondCount: Int) {
         defer { (firstBits, secondBits) = ([], []) }
-        return (firstBits, secondBits)
+        return (firstBits, firstCount, secondBits, secondCount)
     }
 
     /// The runs of `ranges`, each cut into runs of at most `runLength` nodes.
