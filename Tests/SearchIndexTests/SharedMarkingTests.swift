@@ -84,7 +84,7 @@ import TestSupport
         let added = [item("w/new", title: "martoxq mortaqz", keywords: ["amitozz"])]
         engine.index(added)
         enumerating.index(added)
-        #expect(!engine.trie.isOrdered)
+        #expect(!engine.trie.allNodesOrdered)
         let matches = engine.termMatches.matches(for: "marto", in: engine.trie)
         #expect(engine.sharedMarking(of: matches, roots: engine.trie.topmost(of: matches.prefix), outside: nil) == nil)
         agree("after a change")

@@ -432,17 +432,8 @@ extension SearchEngine {
         var bits = [UInt64](repeating: 0, count: (documents.count + 63) / 64)
         var count = 0
         bits.withUnsafeMutableBufferPointer { bits in
-            /// Sets `slot`'s bit, counting it when it was clear (no branch).
-            @inline(__always) func set(_ slot: Int) {
-                let word = slot >> 6, shift = UInt64(slot & 63)
-                let old = bits[word]
-                count &+= Int(truncatingIfNeeded: ~old >> shift & 1)
-                bits[word] = old | 1 << shift
-            }
             guard let base else {
-                func mark(_ postings: UnsafeBufferPointer<TokenTrie.Posting>) {
-                    for posting in postings { set(Int(posting.doc)) }
-                }
+                func mark(_ postings: UnsafeBufferPointer<TokenTrie.Posting>) { Self.setBits(of: postings, in: bits, count: &count) }
                 for root in roots { trie.forEachPostingList(under: root, mark) }
                 for node in matches.whole.keys { trie.withPostings(of: node, mark) }
                 return
@@ -450,29 +441,56 @@ extension SearchEngine {
             base.cover.map.bytes.withUnsafeBufferPointer { map in
                 let covered = base.cover.map.count
                 func markOutside(_ postings: UnsafeBufferPointer<TokenTrie.Posting>) {
-                    for posting in postings {
-                        let slot = Int(posting.doc)
-                        if slot < covered, FieldMap.half(of: slot, in: map) != FieldMap.none { continue }
-                        set(slot)
-                    }
+                    Self.setBits(of: postings, outside: map, covering: covered, in: bits, count: &count)
                 }
                 for root in roots where root != base.node { trie.forEachPostingList(under: root, markOutside) }
                 for node in matches.whole.keys where !trie.isAncestor(base.node, of: node) {
                     trie.withPostings(of: node, markOutside)
                 }
             }
-            func clear(_ postings: UnsafeBufferPointer<TokenTrie.Posting>) {
-                for posting in postings {
-                    let slot = Int(posting.doc)
-                    let word = slot >> 6, bit: UInt64 = 1 << UInt64(slot & 63)
-                    let old = bits[word]
-                    count &-= old & bit == 0 ? 0 : 1
-                    bits[word] = old & ~bit
-                }
-            }
-            base.cover.residual.withUnsafeBufferPointer(clear)
+            base.cover.residual.withUnsafeBufferPointer { Self.clearBits(of: $0, in: bits, count: &count) }
         }
         return (bits, count)
+    }
+
+    /// Sets the bit of each posting's slot, counting those that were
+    /// clear (no branch).
+    @inline(__always)
+    static func setBits(of postings: UnsafeBufferPointer<TokenTrie.Posting>, in bits: UnsafeMutableBufferPointer<UInt64>, count: inout Int) {
+        for posting in postings {
+            let slot = Int(posting.doc)
+            let word = slot >> 6, shift = UInt64(slot & 63)
+            let old = bits[word]
+            count &+= Int(truncatingIfNeeded: ~old >> shift & 1)
+            bits[word] = old | 1 << shift
+        }
+    }
+
+    /// The same, each slot below `covered` that `map` gives a field left out.
+    @inline(__always)
+    static func setBits(
+        of postings: UnsafeBufferPointer<TokenTrie.Posting>, outside map: UnsafeBufferPointer<UInt8>, covering covered: Int,
+        in bits: UnsafeMutableBufferPointer<UInt64>, count: inout Int
+    ) {
+        for posting in postings {
+            let slot = Int(posting.doc)
+            if slot < covered, FieldMap.half(of: slot, in: map) != FieldMap.none { continue }
+            let word = slot >> 6, shift = UInt64(slot & 63)
+            let old = bits[word]
+            count &+= Int(truncatingIfNeeded: ~old >> shift & 1)
+            bits[word] = old | 1 << shift
+        }
+    }
+
+    /// Clears the bit of each posting's slot, counting down those that were set.
+    static func clearBits(of postings: UnsafeBufferPointer<TokenTrie.Posting>, in bits: UnsafeMutableBufferPointer<UInt64>, count: inout Int) {
+        for posting in postings {
+            let slot = Int(posting.doc)
+            let word = slot >> 6, bit: UInt64 = 1 << UInt64(slot & 63)
+            let old = bits[word]
+            count &-= old & bit == 0 ? 0 : 1
+            bits[word] = old & ~bit
+        }
     }
 
     /// The runs a shared marking of `matches` takes (`SharedMarking`), as
@@ -480,7 +498,7 @@ extension SearchEngine {
     /// `base`, and the whole nodes outside it. Nil when the trie is not
     /// ordered (a node made since the last reorder).
     func sharedMarking(of matches: TokenTrie.TermMatches, roots: [Int32], outside base: Int32?) -> SharedMarking? {
-        guard trie.isOrdered else { return nil }
+        guard trie.allNodesOrdered else { return nil }
         var ranges: [Range<Int>] = []
         for root in roots where root != base {
             let range = trie.orderedRange(of: root)
@@ -499,19 +517,10 @@ extension SearchEngine {
         var bits = [UInt64](repeating: 0, count: marking.words)
         var count = 0
         bits.withUnsafeMutableBufferPointer { bits in
-            /// Sets `slot`'s bit, counting it when it was clear (as `documentBits` does).
-            @inline(__always) func set(_ slot: Int) {
-                let word = slot >> 6, shift = UInt64(slot & 63)
-                let old = bits[word]
-                count &+= Int(truncatingIfNeeded: ~old >> shift & 1)
-                bits[word] = old | 1 << shift
-            }
             guard let base else {
                 var run: Range<Int>? = first
                 while let nodes = run {
-                    trie.forEachPostingList(inNodes: nodes) { postings in
-                        for posting in postings { set(Int(posting.doc)) }
-                    }
+                    trie.forEachPostingList(inNodes: nodes) { Self.setBits(of: $0, in: bits, count: &count) }
                     run = marking.takeRun()
                 }
                 return
@@ -520,12 +529,8 @@ extension SearchEngine {
                 let covered = base.map.count
                 var run: Range<Int>? = first
                 while let nodes = run {
-                    trie.forEachPostingList(inNodes: nodes) { postings in
-                        for posting in postings {
-                            let slot = Int(posting.doc)
-                            if slot < covered, FieldMap.half(of: slot, in: map) != FieldMap.none { continue }
-                            set(slot)
-                        }
+                    trie.forEachPostingList(inNodes: nodes) {
+                        Self.setBits(of: $0, outside: map, covering: covered, in: bits, count: &count)
                     }
                     run = marking.takeRun()
                 }
@@ -552,12 +557,7 @@ extension SearchEngine {
                     }
                 }
             }
-            for posting in base?.residual ?? [] {
-                let slot = Int(posting.doc)
-                let word = slot >> 6, bit: UInt64 = 1 << UInt64(slot & 63)
-                count &-= bits[word] & bit == 0 ? 0 : 1
-                bits[word] &= ~bit
-            }
+            base?.residual.withUnsafeBufferPointer { Self.clearBits(of: $0, in: bits, count: &count) }
         }
         return (bits, count)
     }

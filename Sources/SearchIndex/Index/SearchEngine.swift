@@ -92,7 +92,9 @@ public struct SearchEngine: Sendable {
     var parallelScanMinimum = 32_768
     /// From this many postings marked, a one-term count runs on the other
     /// core beside the ranking (`searchFromTopLists`): some 30 µs of
-    /// marking, well above the 1–4 µs of handing it over.
+    /// marking, well above the 1–4 µs of handing it over. (A marking the
+    /// two threads can share, in runs of an ordered trie, is shared from
+    /// fewer: `sharedCountMarkingMinimum`.)
     var sharedCountMinimum = 16_384
     /// From this many postings marked, a one-term count's marking is
     /// shared (`SharedMarking`): fewer than a count handed whole to the

@@ -12,8 +12,7 @@ import Synchronization
 /// took. The two sets are merged once both are done
 /// (`SearchEngine.mergedBits(_:outside:)`).
 final class SharedMarking: @unchecked Sendable {
-    /// Node index ranges whose lists are marked; the first `outside` count ones are
-    /// outside a base subtree and are checked against its map.
+    /// Ranges of node indices (`runLength` at most) whose posting lists are marked.
     let runs: [Range<Int>]
     /// Slots in the engine: the length of each thread's bit set in words.
     let words: Int

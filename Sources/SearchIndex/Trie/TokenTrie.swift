@@ -1044,16 +1044,9 @@ struct TokenTrie: Sendable {
     /// hundreds of typo subtrees, at a million items). A pruned node in
     /// the range holds no postings.
     func forEachPostingList(under node: Int32, _ body: (UnsafeBufferPointer<Posting>) -> Void) {
-        if nodes.count == Int(orderedLimit) {
+        if allNodesOrdered {
             let range = orderedRange(of: node)
-            nodes.withUnsafeBufferPointer { nodes in
-                for index in Int(range.low)..<Int(range.high) {
-                    nodes[index].postingList.withUnsafeBufferPointer { postings in
-                        if !postings.isEmpty { body(postings) }
-                    }
-                }
-            }
-            return
+            return forEachPostingList(inNodes: Int(range.low)..<Int(range.high), body)
         }
         var stack: [Int32] = [node]
         nodes.withUnsafeBufferPointer { nodes in
@@ -1073,7 +1066,7 @@ struct TokenTrie: Sendable {
     /// Whether every node lies in its subtree's ordered range (no node made
     /// since the last `reorder()`): then a subtree's lists are a run of
     /// node indices (`orderedRange(of:)`, `forEachPostingList(inNodes:_:)`).
-    var isOrdered: Bool { nodes.count == Int(orderedLimit) }
+    var allNodesOrdered: Bool { nodes.count == Int(orderedLimit) }
 
     /// Calls `body` with each non-empty posting list of the nodes at
     /// `indices`, in place (a run of an ordered range, or one node).
