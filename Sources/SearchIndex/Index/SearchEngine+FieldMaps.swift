@@ -242,6 +242,34 @@ extension SearchEngine {
     /// The term's best hit code in each slot (`TermProbe` coding, or
     /// `TermProbe.miss`), and how many slots it hits.
     func termCodeMap(_ matches: TokenTrie.TermMatches) -> TermCodeMap {
+        let (mapped, marked, residuals) = codeMapParts(matches)
+        let slotCount = documents.count
+        if marked.reduce(0, { $0 + $1.postings }) >= sharedMarkingMinimum, slotCount >= parallelScanMinimum,
+            Self.workerCount > 1
+        {
+            var map = sharedTermCodeMap(mapped: mapped, marked: marked)
+            map.codes.withUnsafeMutableBufferPointer { map.hits += Self.mark(residuals, into: $0) }
+            return map
+        }
+        var hits = 0
+        let codes = [UInt8](unsafeUninitializedCapacity: slotCount) { buffer, initialized in
+            let codes = UnsafeMutableBufferPointer(rebasing: buffer[..<slotCount])
+            hits = TermCodeMap.merge(mapped, into: codes)
+            initialized = slotCount
+            hits += Self.mark(marked, of: trie, into: codes)
+            hits += Self.mark(residuals, into: codes)
+        }
+        return TermCodeMap(codes: codes, hits: hits)
+    }
+
+    /// What a term's code map is made of: the field maps of its large
+    /// nodes (a subtree's, or a whole word's own postings'), each with its
+    /// base code; its small nodes, whose postings are marked one by one;
+    /// and the large subtrees' residuals (postings their maps leave out).
+    func codeMapParts(_ matches: TokenTrie.TermMatches) -> (
+        mapped: [(map: FieldMap, base: UInt8)], marked: [MarkedList],
+        residuals: [(postings: [TokenTrie.Posting], base: UInt8)]
+    ) {
         let minimum = fieldMapMinimum
         var mapped: [(map: FieldMap, base: UInt8)] = []
         var marked: [MarkedList] = []
@@ -264,23 +292,7 @@ extension SearchEngine {
                 marked.append(MarkedList(node: node, base: base, whole: true, postings: trie[node].postingList.count))
             }
         }
-        let slotCount = documents.count
-        if marked.reduce(0, { $0 + $1.postings }) >= sharedMarkingMinimum, slotCount >= parallelScanMinimum,
-            Self.workerCount > 1
-        {
-            var map = sharedTermCodeMap(mapped: mapped, marked: marked)
-            map.codes.withUnsafeMutableBufferPointer { map.hits += Self.mark(residuals, into: $0) }
-            return map
-        }
-        var hits = 0
-        let codes = [UInt8](unsafeUninitializedCapacity: slotCount) { buffer, initialized in
-            let codes = UnsafeMutableBufferPointer(rebasing: buffer[..<slotCount])
-            hits = TermCodeMap.merge(mapped, into: codes)
-            initialized = slotCount
-            hits += Self.mark(marked, of: trie, into: codes)
-            hits += Self.mark(residuals, into: codes)
-        }
-        return TermCodeMap(codes: codes, hits: hits)
+        return (mapped, marked, residuals)
     }
 
     /// A small node whose postings a code map marks one by one: a prefix
@@ -517,14 +529,7 @@ extension SearchEngine {
         else { return nil }
         guard matches.allSatisfy({ isBroad($0) }) else { return nil }
 
-        // A code map a keystroke made is read; a term that its field maps
-        // alone cover is read from them (`MappedTermCodes`); any other
-        // term's code map is made, and kept for the next keystrokes.
-        let termCodes = terms.indices.map { index -> TermCodes in
-            if let known = termMatches.knownCodeMap(for: terms[index]) { return .map(known.codes) }
-            if let mapped = mappedTermCodes(matches[index]) { return .mapped(mapped) }
-            return .map(termMatches.codeMap(for: terms[index]) { termCodeMap(matches[index]) }.codes)
-        }
+        let termCodes = terms.indices.map { self.termCodes(of: terms[$0], matches: matches[$0]) }
         let now = query.now.timeIntervalSinceReferenceDate
         let limit = max(0, query.limit)
         // Two terms' sums fit a byte (`RuleSum`): half the bytes to pass
@@ -545,6 +550,16 @@ extension SearchEngine {
         case mapped(MappedTermCodes)
     }
 
+    /// How a pass reads `term`'s codes: a code map a keystroke made is
+    /// read; a term that its field maps alone cover is read from them
+    /// (`mappedTermCodes`); any other term's code map is made, and kept
+    /// for the next keystrokes.
+    func termCodes(of term: String, matches: TokenTrie.TermMatches) -> TermCodes {
+        if let known = termMatches.knownCodeMap(for: term) { return .map(known.codes) }
+        if let mapped = mappedTermCodes(matches) { return .mapped(mapped) }
+        return .map(termMatches.codeMap(for: term) { termCodeMap(matches) }.codes)
+    }
+
     /// The term's field maps, when they hold nearly every hit it has:
     /// each large node it reaches is read from one map (its subtree's,
     /// or its own postings' for a whole word), at most
@@ -553,38 +568,29 @@ extension SearchEngine {
     /// `MappedTermCodes.extraLimit`. Nil for any other term, whose code
     /// map has postings to mark.
     func mappedTermCodes(_ matches: TokenTrie.TermMatches) -> MappedTermCodes? {
-        let minimum = fieldMapMinimum
-        var maps: [(map: FieldMap, base: UInt8)] = []
+        let parts = codeMapParts(matches)
+        guard !parts.mapped.isEmpty, parts.mapped.count <= MappedTermCodes.mapLimit else { return nil }
         var extras: [(slot: Int, code: UInt8)] = []
         func addExtras(_ postings: UnsafeBufferPointer<TokenTrie.Posting>, base: UInt8) -> Bool {
             guard extras.count + postings.count <= MappedTermCodes.extraLimit else { return false }
             for posting in postings { extras.append((Int(posting.doc), base + posting.field)) }
             return true
         }
-        for (node, typos) in matches.prefix {
-            let base = UInt8(typos) * 8 + 4
-            if trie[node].documentCount >= minimum {
-                guard maps.count < MappedTermCodes.mapLimit else { return nil }
-                let cover = subtreeCover(node)
-                maps.append((cover.map, base))
-                guard cover.residual.withUnsafeBufferPointer({ addExtras($0, base: base) }) else { return nil }
-            } else {
-                guard trie[node].subtreeCount <= MappedTermCodes.extraLimit - extras.count else { return nil }
-                var fits = true
-                trie.forEachPostingList(under: node) { fits = fits && addExtras($0, base: base) }
-                guard fits else { return nil }
-            }
+        for residual in parts.residuals {
+            guard residual.postings.withUnsafeBufferPointer({ addExtras($0, base: residual.base) }) else { return nil }
         }
-        for (node, typos) in matches.whole {
-            let base = UInt8(typos) * 8
-            if trie[node].postingList.count >= minimum {
-                guard maps.count < MappedTermCodes.mapLimit else { return nil }
-                maps.append((fieldMap(ofOwnPostings: node), base))
+        for list in parts.marked {
+            // A subtree's count bounds its postings: none is walked past the limit.
+            guard list.postings <= MappedTermCodes.extraLimit - extras.count else { return nil }
+            var fits = true
+            if list.whole {
+                fits = trie.withPostings(of: list.node) { addExtras($0, base: list.base) }
             } else {
-                guard trie.withPostings(of: node, { addExtras($0, base: base) }) else { return nil }
+                trie.forEachPostingList(under: list.node) { fits = fits && addExtras($0, base: list.base) }
             }
+            guard fits else { return nil }
         }
-        return maps.isEmpty ? nil : MappedTermCodes(maps: maps, postings: extras)
+        return MappedTermCodes(maps: parts.mapped, postings: extras)
     }
 
     /// The best `limit` slots without views of a query whose terms' codes

@@ -153,11 +153,7 @@ extension SearchEngine {
             let first = Tokenizer.foldedASCII(bytes[start])
             var covered = 0
             for index in terms.indices where probes[index].singleLeadByte == first {
-                // The token's first eight bytes, folded, as `TokenArena.head(of:)` reads them.
-                var head: UInt64 = 0
-                let headCount = min(length, 8)
-                for offset in 0..<headCount { head = head << 8 | UInt64(Tokenizer.foldedASCII(bytes[start + offset])) }
-                head <<= 8 * UInt64(8 - headCount)
+                let head = TokenArena.head(of: UnsafeBufferPointer(rebasing: bytes[start..<end]).lazy.map(Tokenizer.foldedASCII))
                 guard let code = probes[index].singleCode(head: head, length: length),
                     let (_, whole) = TermProbe.hit(ofCode: code)
                 else { continue }

@@ -69,9 +69,7 @@ extension SearchEngine {
         // maps a code map would be merged from (`MappedTermCodes`).
         let orderedCodes = order.map { index -> TermCodes? in
             guard index != driverIndex, mapped[index] else { return knownMaps[index].map { .map($0) } }
-            if let known = knownMaps[index] { return .map(known) }
-            if let fromMaps = mappedTermCodes(matches[index]) { return .mapped(fromMaps) }
-            return .map(termMatches.codeMap(for: terms[index]) { termCodeMap(matches[index]) }.codes)
+            return termCodes(of: terms[index], matches: matches[index])
         }
         let driver = matches[driverIndex]
         // Held alive by `orderedCodes` until the scan is done.
@@ -457,13 +455,16 @@ extension SearchEngine {
     /// clear (no branch).
     @inline(__always)
     static func setBits(of postings: UnsafeBufferPointer<TokenTrie.Posting>, in bits: UnsafeMutableBufferPointer<UInt64>, count: inout Int) {
-        for posting in postings {
-            let slot = Int(posting.doc)
-            let word = slot >> 6, shift = UInt64(slot & 63)
-            let old = bits[word]
-            count &+= Int(truncatingIfNeeded: ~old >> shift & 1)
-            bits[word] = old | 1 << shift
-        }
+        for posting in postings { setBit(Int(posting.doc), in: bits, count: &count) }
+    }
+
+    /// Sets `slot`'s bit, counting it when it was clear (no branch).
+    @inline(__always)
+    private static func setBit(_ slot: Int, in bits: UnsafeMutableBufferPointer<UInt64>, count: inout Int) {
+        let word = slot >> 6, shift = UInt64(slot & 63)
+        let old = bits[word]
+        count &+= Int(truncatingIfNeeded: ~old >> shift & 1)
+        bits[word] = old | 1 << shift
     }
 
     /// The same, each slot below `covered` that `map` gives a field left out.
@@ -475,10 +476,7 @@ extension SearchEngine {
         for posting in postings {
             let slot = Int(posting.doc)
             if slot < covered, FieldMap.half(of: slot, in: map) != FieldMap.none { continue }
-            let word = slot >> 6, shift = UInt64(slot & 63)
-            let old = bits[word]
-            count &+= Int(truncatingIfNeeded: ~old >> shift & 1)
-            bits[word] = old | 1 << shift
+            setBit(slot, in: bits, count: &count)
         }
     }
 
