@@ -47,27 +47,32 @@ extension SearchEngine {
                 }
                 if entries.count <= capacity { return entries.map(keyed).sorted(by: precedes).map(\.entry) }
                 // Partial selection: keep a sorted window of the best
-                // `capacity`, offered best field first (the field leads the
-                // order): once the window is full, an entry of a worse
-                // field than its last is told without reading its rank, and
-                // every one after it too.
-                var byField: [TopEntry] = []
-                byField.reserveCapacity(entries.count)
+                // `capacity`, offered a field at a time, best first (the
+                // field leads the order): once the window is full, a worse
+                // field than its last is passed over whole, without reading
+                // a rank. (The entries are read once a field rather than
+                // copied in field order: a root's child has hundreds of
+                // thousands in the warm.)
+                var window: [KeyedEntry] = []
+                window.reserveCapacity(capacity)
                 for field in 0..<UInt8(4) {
-                    for entry in entries where entry.field == field { byField.append(entry) }
-                }
-                var window = byField.prefix(capacity).map(keyed).sorted(by: precedes)
-                for entry in byField.dropFirst(capacity) {
-                    if entry.field > window[capacity - 1].entry.field { break }
-                    let candidate = keyed(entry)
-                    guard precedes(candidate, window[capacity - 1]) else { continue }
-                    var low = 0, high = capacity - 1
-                    while low < high {
-                        let mid = (low + high) / 2
-                        if precedes(candidate, window[mid]) { high = mid } else { low = mid + 1 }
+                    if window.count == capacity, field > window[capacity - 1].entry.field { break }
+                    for entry in entries where entry.field == field {
+                        let candidate = keyed(entry)
+                        guard window.count == capacity else {
+                            window.append(candidate)
+                            if window.count == capacity { window.sort(by: precedes) }
+                            continue
+                        }
+                        guard precedes(candidate, window[capacity - 1]) else { continue }
+                        var low = 0, high = capacity - 1
+                        while low < high {
+                            let mid = (low + high) / 2
+                            if precedes(candidate, window[mid]) { high = mid } else { low = mid + 1 }
+                        }
+                        window.removeLast()
+                        window.insert(candidate, at: low)
                     }
-                    window.removeLast()
-                    window.insert(candidate, at: low)
                 }
                 return window.map(\.entry)
             }
