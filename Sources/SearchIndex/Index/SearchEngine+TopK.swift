@@ -28,7 +28,8 @@ extension SearchEngine {
         return RankingKey.identifierPrecedes(documents[Int(a.doc)]!.uniqueIdentifier, documents[Int(b.doc)]!.uniqueIdentifier)
     }
 
-    /// The first `TopListCache.capacity` of `entries` in static order.
+    /// The first `capacity` of `entries` (a kept list's length unless a
+    /// query asks for fewer) in static order.
     ///
     /// Each entry's key is read once into its two words (`StaticKey.words`),
     /// so sorting and the window's binary
