@@ -2,11 +2,13 @@
 /// (lowest) field: an open-addressing table of slots sized for the
 /// postings, with the entries in the order first met.
 ///
-/// For a transient best list (`SearchEngine.transientTopList`): a
-/// `Dictionary` hashed every slot through SipHash and grew as it filled
-/// (a quarter of the samples of the keystrokes that made such lists, in
-/// perf at a million items), and a byte map over every slot is a
-/// megabyte to clear for a couple of thousand documents.
+/// For a best list made from fewer postings than a byte map over every
+/// slot is worth (`SearchEngine.transientTopList`, and `bestFields` for
+/// a kept list's small subtrees): a `Dictionary` hashed every slot
+/// through SipHash and grew as it filled (a quarter of the samples of
+/// the keystrokes that made such lists, in perf at a million items), and
+/// a byte map over every slot is a megabyte to clear for a couple of
+/// thousand documents.
 ///
 ///     keys    [ 0 | 813+1 | 0 | 77+1 | … ]   slot + 1 (0: empty), at hash(slot)
 ///     indices [ – |   0   | – |   1  | … ]   where its entry is

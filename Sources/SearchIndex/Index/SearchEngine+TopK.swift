@@ -149,7 +149,7 @@ extension SearchEngine {
         if byteMap.isEmpty, offered >= Self.bestFieldByteMapMinimum {
             byteMap = [UInt8](repeating: Self.noField, count: documents.count)
         }
-        let list = best(bestFields(node, childLists: childLists, walked: walked, byteMap: &byteMap))
+        let list = best(bestFields(node, childLists: childLists, walked: walked, offered: offered, byteMap: &byteMap))
         if trie[node].documentCount > topListThreshold { topLists.store(subtree: list, tail: listTail(list), for: node) }
         return list
     }
@@ -162,8 +162,11 @@ extension SearchEngine {
     /// Each document among the postings of `node`, the entries of
     /// `childLists` and the postings under `walked`, with its best field:
     /// told apart in `byteMap` (a byte a slot, all `noField`, left so) when
-    /// there is one, else in a hash table.
-    private func bestFields(_ node: Int32, childLists: [[TopEntry]], walked: [Int32], byteMap: inout [UInt8]) -> [TopEntry] {
+    /// there is one, else in a table sized for the `offered` postings and
+    /// entries (`BestFieldTable`).
+    private func bestFields(
+        _ node: Int32, childLists: [[TopEntry]], walked: [Int32], offered: Int, byteMap: inout [UInt8]
+    ) -> [TopEntry] {
         var entries: [TopEntry] = []
         if !byteMap.isEmpty {
             byteMap.withUnsafeMutableBufferPointer { bestField in
@@ -179,12 +182,11 @@ extension SearchEngine {
                 }
             }
         } else {
-            var fields: [UInt32: UInt8] = [:]
+            var table = BestFieldTable(postings: offered)
             gather(node, childLists: childLists, walked: walked) { doc, field in
-                if let seen = fields[doc], seen <= field { return }
-                fields[doc] = field
+                table.offer(TokenTrie.Posting(doc: doc, field: field))
             }
-            entries = fields.map { TopEntry(doc: $0.key, field: $0.value) }
+            entries = table.entries
         }
         return entries
     }
@@ -338,9 +340,9 @@ extension SearchEngine {
             // room for as many skipped (expired, engaged, taken already).
             let keeping = 2 * (limit - ranked.count)
             let prefixLists = prefixNodes.map { node -> (entries: [TopEntry], complete: Bool) in
-                let list = topLists.subtree(node)
-                    ?? (trie[node].documentCount > topListThreshold
-                        ? subtreeTopList(node) : transientTopList(node, keeping: keeping))
+                let list = trie[node].documentCount > topListThreshold
+                    ? subtreeTopList(node)
+                    : topLists.subtree(node) ?? transientTopList(node, keeping: keeping)
                 return (list, list.count == trie[node].documentCount)
             }
             guard take(prefixLists, typos: typos, whole: false) else { return nil }
