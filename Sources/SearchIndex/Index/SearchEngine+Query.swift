@@ -136,10 +136,14 @@ extension SearchEngine {
             var evaluators = [TermEvaluator(matches: matches)]
             let probes = TermProbe(matches: matches, trie: trie).map { [$0] }
             gather(ranked.map { $0.doc })
-            let termsAreASCII = Self.areASCII([term])
+            // One array for every result: written in the call, `[term]` was
+            // a new array a result (in perf, the most frequent allocation
+            // of a short keystroke).
+            let terms = [term]
+            let termsAreASCII = Self.areASCII(terms)
             return ranked.map {
                 makeResult(
-                    doc: $0.doc, key: $0.key, terms: [term], termsAreASCII: termsAreASCII, probes: probes,
+                    doc: $0.doc, key: $0.key, terms: terms, termsAreASCII: termsAreASCII, probes: probes,
                     evaluators: &evaluators, query: query)
             }
         }
