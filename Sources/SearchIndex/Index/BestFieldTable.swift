@@ -8,7 +8,9 @@
 /// through SipHash and grew as it filled (a quarter of the samples of
 /// the keystrokes that made such lists, in perf at a million items), and
 /// a byte map over every slot is a megabyte to clear for a couple of
-/// thousand documents.
+/// thousand documents. (Not `HashBuckets`: its keys live elsewhere and a
+/// probe asks a closure whether a bucket's value is its key; here the
+/// key is the slot itself, held in the bucket, and nothing is removed.)
 ///
 ///     keys    [ 0 | 813+1 | 0 | 77+1 | … ]   slot + 1 (0: empty), at hash(slot)
 ///     indices [ – |   0   | – |   1  | … ]   where its entry is
