@@ -11,7 +11,7 @@ extension SearchEngine {
     func highlights(
         of text: String, field: String, terms: [String], termsAreASCII: Bool, probes: [TermProbe]?,
         evaluators: inout [TermEvaluator]
-    ) -> [Highlight] {
+    ) -> HighlightList {
         // The probes are read in place: taken out of the array (a probe a
         // token a term), each was copied, a retain and a release of each
         // of its arrays (5% of the benchmark's keystroke instructions).
@@ -26,7 +26,7 @@ extension SearchEngine {
     private func highlights(
         of text: String, field: String, terms: [String], termsAreASCII: Bool, probesInPlace probes: UnsafeBufferPointer<TermProbe>?,
         evaluators: inout [TermEvaluator]
-    ) -> [Highlight] {
+    ) -> HighlightList {
         // The trie goes down by address: closures that captured it (or
         // `self`) copied it, every array it holds retained and released
         // for each result (a fourteenth of a short keystroke at a million
@@ -36,7 +36,7 @@ extension SearchEngine {
                 if let plain = Self.plainHighlights(of: text, field: field, terms: terms, probes: probes, evaluators: &evaluators, trie: trie) {
                     return plain
                 }
-                if Self.isBeyondASCII(text) { return [] }
+                if Self.isBeyondASCII(text) { return HighlightList() }
             }
             return Self.tokenizedHighlights(of: text, field: field, terms: terms, probes: probes, evaluators: &evaluators, trie: trie)
         }
@@ -90,16 +90,16 @@ extension SearchEngine {
     private static func plainHighlights(
         of text: String, field: String, terms: [String], probes: UnsafeBufferPointer<TermProbe>?, evaluators: inout [TermEvaluator],
         trie: UnsafePointer<TokenTrie>
-    ) -> [Highlight]? {
+    ) -> HighlightList? {
         var text = text
-        return text.withUTF8 { bytes -> [Highlight]? in
+        return text.withUTF8 { bytes -> HighlightList? in
             guard Self.isPlain(bytes) else { return nil }
             if let probes, probes.count == terms.count, probes.allSatisfy({ $0.singleLeadByte != nil }) {
                 return singleHeadHighlights(of: bytes, field: field, terms: terms, probes: probes)
             }
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(bytes.count, 1)) { folded in
                 withUnsafeTemporaryAllocation(of: UInt32.self, capacity: max(bytes.count, 1)) { scalars in
-                    var out: [Highlight] = []
+                    var out = HighlightList()
                     Tokenizer.forEachASCIIWord(in: bytes) { start, end in
                         // One token: folded (lowercased) as the index stores it.
                         let length = end - start
@@ -146,8 +146,8 @@ extension SearchEngine {
     /// instructions of a short keystroke's highlights: callgrind.)
     private static func singleHeadHighlights(
         of bytes: UnsafeBufferPointer<UInt8>, field: String, terms: [String], probes: UnsafeBufferPointer<TermProbe>
-    ) -> [Highlight] {
-        var out: [Highlight] = []
+    ) -> HighlightList {
+        var out = HighlightList()
         Tokenizer.forEachASCIIWord(in: bytes) { start, end in
             let length = end - start
             let first = Tokenizer.foldedASCII(bytes[start])
@@ -252,7 +252,7 @@ extension SearchEngine {
     private static func tokenizedHighlights(
         of text: String, field: String, terms: [String], probes: UnsafeBufferPointer<TermProbe>?, evaluators: inout [TermEvaluator],
         trie: UnsafePointer<TokenTrie>
-    ) -> [Highlight] {
+    ) -> HighlightList {
         var out: [Highlight] = []
         var characters: [Character]?
         for token in Tokenizer.indexTokens(text) {
@@ -294,6 +294,6 @@ extension SearchEngine {
                 merged.append(h)
             }
         }
-        return merged
+        return HighlightList(merged)
     }
 }

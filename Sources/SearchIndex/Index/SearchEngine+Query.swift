@@ -258,7 +258,7 @@ extension SearchEngine {
             uniqueIdentifier: fields.identifier, domainIdentifier: fields.domain,
             contentType: contentType, title: title, sources: fields.sources.list,
             attributes: attributes, visibility: fields.visibility,
-            highlights: highlights(
+            highlightList: highlights(
                 of: title, field: "title", terms: terms, termsAreASCII: termsAreASCII, probes: probes,
                 evaluators: &evaluators),
             explanation: Explanation(
@@ -271,7 +271,7 @@ extension SearchEngine {
         return SearchResult(
             uniqueIdentifier: document.uniqueIdentifier, domainIdentifier: document.domainIdentifier,
             contentType: document.contentType, title: document.title, sources: document.sources,
-            attributes: shownAttributes(of: document), visibility: document.visibility, highlights: [],
+            attributes: shownAttributes(of: document), visibility: document.visibility, highlightList: HighlightList(),
             explanation: Explanation(
                 key: RankingKey(typos: 0, wholeWords: 0, fieldScore: 0, engagement: 0,
                                 sources: document.sourceCount, titleLength: document.titleLength,

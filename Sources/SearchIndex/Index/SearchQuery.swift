@@ -40,7 +40,13 @@ public struct SearchResult: Sendable, Hashable {
     public var sources: [Source]
     public var attributes: AttributeSet
     public var visibility: Visibility
-    public var highlights: [Highlight]
+    /// The characters of the title (or another field) that the query matched.
+    public var highlights: [Highlight] {
+        get { highlightList.list }
+        set { highlightList = HighlightList(newValue) }
+    }
+    /// `highlights`, kept without an array while they are few (see `HighlightList`).
+    var highlightList: HighlightList
     public var explanation: Explanation
 }
 
