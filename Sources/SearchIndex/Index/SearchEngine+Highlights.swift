@@ -2,14 +2,14 @@ import Foundation
 
 /// Highlights: the characters of a result's title that the query matched.
 extension SearchEngine {
-    /// Character ranges of `text` that the query's terms matched: a token
-    /// matched without typo as a prefix is covered as far as the term goes,
-    /// any other matched token whole.
+    /// Character ranges of `text` (UTF-8) that the query's terms matched:
+    /// a token matched without typo as a prefix is covered as far as the
+    /// term goes, any other matched token whole.
     /// `probes`, when the query has them, answer whether a token matches
     /// without the trie; otherwise the evaluators do.
     /// `termsAreASCII` is `areASCII(terms)`, found once for all the results.
     func highlights(
-        of text: String, field: String, terms: [String], termsAreASCII: Bool, probes: [TermProbe]?,
+        ofUTF8 text: UnsafeBufferPointer<UInt8>, field: String, terms: [String], termsAreASCII: Bool, probes: [TermProbe]?,
         evaluators: inout [TermEvaluator]
     ) -> HighlightList {
         // The probes are read in place: taken out of the array (a probe a
@@ -24,7 +24,7 @@ extension SearchEngine {
     }
 
     private func highlights(
-        of text: String, field: String, terms: [String], termsAreASCII: Bool, probesInPlace probes: UnsafeBufferPointer<TermProbe>?,
+        of text: UnsafeBufferPointer<UInt8>, field: String, terms: [String], termsAreASCII: Bool, probesInPlace probes: UnsafeBufferPointer<TermProbe>?,
         evaluators: inout [TermEvaluator]
     ) -> HighlightList {
         // The trie goes down by address: closures that captured it (or
@@ -36,9 +36,11 @@ extension SearchEngine {
                 if let plain = Self.plainHighlights(of: text, field: field, terms: terms, probes: probes, evaluators: &evaluators, trie: trie) {
                     return plain
                 }
-                if Self.isBeyondASCII(text) { return HighlightList() }
             }
-            return Self.tokenizedHighlights(of: text, field: field, terms: terms, probes: probes, evaluators: &evaluators, trie: trie)
+            // Text the tokenizer must read (most titles are plain): as a string.
+            let string = String(decoding: text, as: UTF8.self)
+            if termsAreASCII && Self.isBeyondASCII(string) { return HighlightList() }
+            return Self.tokenizedHighlights(of: string, field: field, terms: terms, probes: probes, evaluators: &evaluators, trie: trie)
         }
     }
 
@@ -88,51 +90,48 @@ extension SearchEngine {
     /// Static, with the trie by address (see `highlights`): a closure
     /// capturing `self` had the whole engine copied for each result.
     private static func plainHighlights(
-        of text: String, field: String, terms: [String], probes: UnsafeBufferPointer<TermProbe>?, evaluators: inout [TermEvaluator],
+        of bytes: UnsafeBufferPointer<UInt8>, field: String, terms: [String], probes: UnsafeBufferPointer<TermProbe>?, evaluators: inout [TermEvaluator],
         trie: UnsafePointer<TokenTrie>
     ) -> HighlightList? {
-        var text = text
-        return text.withUTF8 { bytes -> HighlightList? in
-            guard Self.isPlain(bytes) else { return nil }
-            if let probes, probes.count == terms.count, probes.allSatisfy({ $0.singleLeadByte != nil }) {
-                return singleHeadHighlights(of: bytes, field: field, terms: terms, probes: probes)
-            }
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(bytes.count, 1)) { folded in
-                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: max(bytes.count, 1)) { scalars in
-                    var out = HighlightList()
-                    Tokenizer.forEachASCIIWord(in: bytes) { start, end in
-                        // One token: folded (lowercased) as the index stores it.
-                        let length = end - start
-                        for offset in 0..<length {
-                            let lower = Tokenizer.foldedASCII(bytes[start + offset])
-                            folded[offset] = lower
-                            scalars[offset] = UInt32(lower)
-                        }
-                        let token = UnsafeBufferPointer(rebasing: folded[..<length])
-                        let tokenScalars = UnsafeBufferPointer(rebasing: scalars[..<length])
-                        var node: Int32 = -1
-                        if probes == nil {
-                            guard let found = trie.pointee.node(ofScalars: tokenScalars) else { return }
-                            node = found
-                        }
-                        var covered = 0
-                        for (index, term) in terms.enumerated() {
-                            guard let (typos, whole) = Self.hit(
-                                ofTerm: index, node: node, probes: probes, evaluators: &evaluators, trie: trie,
-                                code: { $0.code(ofToken: token, scalars: tokenScalars, trie: trie) })
-                            else { continue }
-                            // A character of plain text folds to one scalar.
-                            if typos == 0 && !whole && token.starts(withUTF8Of: term) {
-                                covered = max(covered, term.utf8.count)
-                            } else {
-                                covered = length
-                            }
-                        }
-                        // Tokens are apart (a separator between two runs): nothing to merge.
-                        if covered > 0 { out.append(Highlight(field: field, start: start, length: covered)) }
+        guard Self.isPlain(bytes) else { return nil }
+        if let probes, probes.count == terms.count, probes.allSatisfy({ $0.singleLeadByte != nil }) {
+            return singleHeadHighlights(of: bytes, field: field, terms: terms, probes: probes)
+        }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(bytes.count, 1)) { folded in
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: max(bytes.count, 1)) { scalars in
+                var out = HighlightList()
+                Tokenizer.forEachASCIIWord(in: bytes) { start, end in
+                    // One token: folded (lowercased) as the index stores it.
+                    let length = end - start
+                    for offset in 0..<length {
+                        let lower = Tokenizer.foldedASCII(bytes[start + offset])
+                        folded[offset] = lower
+                        scalars[offset] = UInt32(lower)
                     }
-                    return out
+                    let token = UnsafeBufferPointer(rebasing: folded[..<length])
+                    let tokenScalars = UnsafeBufferPointer(rebasing: scalars[..<length])
+                    var node: Int32 = -1
+                    if probes == nil {
+                        guard let found = trie.pointee.node(ofScalars: tokenScalars) else { return }
+                        node = found
+                    }
+                    var covered = 0
+                    for (index, term) in terms.enumerated() {
+                        guard let (typos, whole) = Self.hit(
+                            ofTerm: index, node: node, probes: probes, evaluators: &evaluators, trie: trie,
+                            code: { $0.code(ofToken: token, scalars: tokenScalars, trie: trie) })
+                        else { continue }
+                        // A character of plain text folds to one scalar.
+                        if typos == 0 && !whole && token.starts(withUTF8Of: term) {
+                            covered = max(covered, term.utf8.count)
+                        } else {
+                            covered = length
+                        }
+                    }
+                    // Tokens are apart (a separator between two runs): nothing to merge.
+                    if covered > 0 { out.append(Highlight(field: field, start: start, length: covered)) }
                 }
+                return out
             }
         }
     }

@@ -246,21 +246,30 @@ extension SearchEngine {
         // document went through the runtime's generic copy, a retain of
         // every reference it holds (a twentieth of a short keystroke).
         let fields = documents.withUnsafeBufferPointer { $0.withDocument(at: Int(doc)) { $0.resultFields } }.unsafelyUnwrapped
-        let attributes: AttributeSet, title: String, contentType: String
+        let attributes: AttributeSet, title: String?, contentType: String
         if let own = fields.attributes {
-            (attributes, title, contentType) = (own, own.shownTitle, own.contentType)
+            // The title is left in the set (`SearchResult.title` reads it when asked).
+            (attributes, title, contentType) = (own, nil, own.contentType)
         } else {
             // A document a snapshot wrote whole (a standalone activity): rare, read from a copy.
             let document = documents[Int(doc)]!
             (attributes, title, contentType) = (shownAttributes(of: document), document.title, document.contentType)
         }
+        func highlights(_ text: UnsafeBufferPointer<UInt8>) -> HighlightList {
+            self.highlights(
+                ofUTF8: text, field: "title", terms: terms, termsAreASCII: termsAreASCII, probes: probes,
+                evaluators: &evaluators)
+        }
+        let highlightList: HighlightList
+        if var title {
+            highlightList = title.withUTF8(highlights)
+        } else {
+            highlightList = attributes.withShownTitleUTF8(highlights)
+        }
         return SearchResult(
             uniqueIdentifier: fields.identifier, domainIdentifier: fields.domain,
             contentType: contentType, title: title, sources: fields.sources.list,
-            attributes: attributes, visibility: fields.visibility,
-            highlightList: highlights(
-                of: title, field: "title", terms: terms, termsAreASCII: termsAreASCII, probes: probes,
-                evaluators: &evaluators),
+            attributes: attributes, visibility: fields.visibility, highlightList: highlightList,
             explanation: Explanation(
                 key: key, views: engagementScore(of: fields.identifier, at: query.now).views, matches: termMatches))
     }

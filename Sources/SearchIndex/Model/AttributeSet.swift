@@ -179,6 +179,17 @@ public struct AttributeSet: Codable, Sendable, Hashable {
             return cursor.optionalText() ?? ""
         }
     }
+
+    /// `shownTitle` as UTF-8, decoded into a buffer that lives for the
+    /// call (no string made).
+    func withShownTitleUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        storage.read(.title) { cursor in
+            var result: R?
+            cursor.withOptionalText { result = body($0) }
+            if result == nil { cursor.withOptionalText { result = body($0) } }
+            return result ?? body(UnsafeBufferPointer(start: nil, count: 0))
+        }
+    }
 }
 
 extension AttributeSet.Fields {
