@@ -28,7 +28,10 @@ extension TermProbe {
         /// enclosing ranges on a stack, merges them.
         init(prefixes: [(node: Int32, code: UInt8)], trie: TokenTrie) {
             assert(zip(prefixes, prefixes.dropFirst()).allSatisfy { $0.node < $1.node }, "prefixes in node order")
+            // Every array sized once: grown an append at a time, they were
+            // ten allocations of a typo keystroke (a uprobe on `malloc`).
             var ranges: [(low: UInt32, high: UInt32, code: UInt8)] = []
+            ranges.reserveCapacity(prefixes.count)
             for prefix in prefixes {
                 let range = trie.orderedRange(of: prefix.node)
                 if range.low < range.high { ranges.append((range.low, range.high, prefix.code)) }
@@ -37,6 +40,11 @@ extension TermProbe {
             ranges.sort { ($0.low, ~$0.high, $0.code) < ($1.low, ~$1.high, $1.code) }
             var starts: [UInt32] = [], ends: [UInt32] = [], codes: [UInt8] = []
             var open: [(high: UInt32, code: UInt8)] = []
+            // A segment starts at a range's start or end: at most twice as many.
+            starts.reserveCapacity(2 * ranges.count)
+            ends.reserveCapacity(2 * ranges.count)
+            codes.reserveCapacity(2 * ranges.count)
+            open.reserveCapacity(ranges.count)
             var cursor: UInt32 = 0
             func emit(upTo end: UInt32, _ code: UInt8) {
                 defer { cursor = Swift.max(cursor, end) }

@@ -89,8 +89,12 @@ extension TokenTrie {
                         firsts, pattern: pattern, labels: labels, bound: bound, rows: rows, passingOver: passingOver)
                     return
                 }
+                // One path buffer for every top node: grown afresh for each,
+                // it was most of the allocations of a narrowed walk.
+                var path: [Int32] = []
+                path.reserveCapacity(pattern.count + bound + 1)
                 for top in topmost(of: shorter.prefix) {
-                    var path: [Int32] = []
+                    path.removeAll(keepingCapacity: true)
                     var node = top
                     while node != Self.root {
                         path.append(node)
