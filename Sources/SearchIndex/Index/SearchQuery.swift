@@ -41,7 +41,8 @@ public struct SearchResult: Sendable, Hashable {
     /// keystroke's results, beside the set that holds the same text, was
     /// the most frequent allocation of a keystroke once highlights were
     /// kept inline (13 of 37 on one to four letters, 35 of 119 on five to
-    /// eight: a uprobe on `malloc`).
+    /// eight: a uprobe on `malloc`). Each read decodes it: a caller that
+    /// reads it often keeps the string.
     public var title: String {
         get { pinnedTitle ?? shownAttributes.shownTitle }
         set { pinnedTitle = newValue }
