@@ -45,20 +45,23 @@ public struct SearchResult: Sendable, Hashable {
     /// reads it often keeps the string.
     public var title: String {
         get { pinnedTitle ?? shownAttributes.shownTitle }
-        set { pinnedTitle = newValue }
+        set { pinnedTitle = Self.pinned(newValue, over: shownAttributes) }
     }
     public var sources: [Source]
     /// Every attribute of the result. Replacing them keeps the title as it was.
     public var attributes: AttributeSet {
         get { shownAttributes }
         set {
-            pinnedTitle = title
+            let title = self.title
             shownAttributes = newValue
+            pinnedTitle = Self.pinned(title, over: newValue)
         }
     }
-    /// The title when it is not the attribute set's (set, or kept across a change of set).
-    var pinnedTitle: String?
-    var shownAttributes: AttributeSet
+    /// The title when it is not the attribute set's (set, or kept across
+    /// a change of set). Nil exactly when it is, so that the synthesised
+    /// equality and hash are those of what the properties read.
+    private(set) var pinnedTitle: String?
+    private(set) var shownAttributes: AttributeSet
     public var visibility: Visibility
     /// The characters of the title (or another field) that the query matched.
     public var highlights: [Highlight] {
@@ -78,31 +81,15 @@ public struct SearchResult: Sendable, Hashable {
         self.contentType = contentType
         self.sources = sources
         self.shownAttributes = attributes
-        self.pinnedTitle = title.flatMap { $0 == attributes.shownTitle ? nil : $0 }
+        self.pinnedTitle = Self.pinned(title, over: attributes)
         self.visibility = visibility
         self.highlightList = highlightList
         self.explanation = explanation
     }
 
-    // Equal when every property reads the same, whether the title is
-    // the set's or pinned.
-    public static func == (a: SearchResult, b: SearchResult) -> Bool {
-        a.uniqueIdentifier == b.uniqueIdentifier && a.domainIdentifier == b.domainIdentifier
-            && a.contentType == b.contentType && a.title == b.title && a.sources == b.sources
-            && a.shownAttributes == b.shownAttributes && a.visibility == b.visibility
-            && a.highlightList == b.highlightList && a.explanation == b.explanation
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(uniqueIdentifier)
-        hasher.combine(domainIdentifier)
-        hasher.combine(contentType)
-        hasher.combine(title)
-        hasher.combine(sources)
-        hasher.combine(shownAttributes)
-        hasher.combine(visibility)
-        hasher.combine(highlightList)
-        hasher.combine(explanation)
+    /// `title` as `pinnedTitle` keeps it beside `attributes`.
+    private static func pinned(_ title: String?, over attributes: AttributeSet) -> String? {
+        title.flatMap { $0 == attributes.shownTitle ? nil : $0 }
     }
 }
 

@@ -174,10 +174,7 @@ public struct AttributeSet: Codable, Sendable, Hashable {
 
     /// The name shown for a result: the title, else the display name.
     public var shownTitle: String {
-        storage.read(.title) { cursor in
-            if let title = cursor.optionalText() { return title }
-            return cursor.optionalText() ?? ""
-        }
+        withShownTitleUTF8 { String(decoding: $0, as: UTF8.self) }
     }
 
     /// `shownTitle` as UTF-8, decoded into a buffer that lives for the
