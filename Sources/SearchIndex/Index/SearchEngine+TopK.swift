@@ -361,7 +361,9 @@ extension SearchEngine {
         // Taken bucket by bucket, each in static order, the list is in rank
         // order already; only engaged documents join out of order.
         if !engaged.isEmpty { ranked.sort { $0.key < $1.key } }
-        return Array(ranked.prefix(limit))
+        // Cut in place: `Array(prefix(limit))` copied every slot kept.
+        if ranked.count > limit { ranked.removeLast(ranked.count - limit) }
+        return ranked
     }
 
     /// Whether `rankFromTopLists` may answer: no domain filter, a limit the
