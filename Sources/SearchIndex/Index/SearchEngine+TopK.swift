@@ -367,12 +367,31 @@ extension SearchEngine {
     }
 
     /// Whether `rankFromTopLists` may answer: no domain filter, a limit the
-    /// lists hold, and matches reaching past the smallest listed subtree.
+    /// lists hold, and matches reaching more than `topListAnswerMinimum`
+    /// documents.
     func topListsMayAnswer(_ matches: TokenTrie.TermMatches, query: SearchQuery) -> Bool {
         guard query.domains.isEmpty, query.limit <= TopListCache.capacity / 2 else { return false }
         let reach = matches.prefix.keys.reduce(0) { $0 + trie[$1].documentCount }
-        return reach > topListThreshold
+        return reach > topListAnswerMinimum
     }
+
+    /// Documents a one-term query's prefix matches must reach (summed over
+    /// its nodes) for best lists to answer it: an eighth of
+    /// `topListThreshold`. A node under the threshold has its list made
+    /// for the query, as long as the query can take (`transientTopList`),
+    /// and only while the buckets before it leave room.
+    ///
+    /// At the threshold itself, the one-term keystrokes whose matches
+    /// reach fewer documents (most terms of six letters and more, with
+    /// their typos) went through the scan, which reads every posting of
+    /// every node, sorts them by slot and probes each document's tokens,
+    /// where the lists read a bucket at a time, typos last. A/B
+    /// in one process at 1M, an eighth of the threshold (250) and 64
+    /// against 2,000: the medians of seven letters 107 → 73 and 109 → 72
+    /// µs, eight 85 → 62 and 89 → 62, nine and more 146 → 114 and 164 →
+    /// 102, a term and a space 62 → 42 and 64 → 41; one to four letters
+    /// and two terms unchanged.
+    var topListAnswerMinimum: Int { topListThreshold / 8 }
 
     /// The slots of documents with views. While a load's identifier map
     /// is still being built, those the load found from the per-slot flags
