@@ -261,24 +261,35 @@ extension SearchEngine {
                 node = found
             }
             var bestLength = 0
-            for (index, term) in terms.enumerated() {
-                guard let (typos, whole) = Self.hit(
-                    ofTerm: index, node: node, probes: probes, evaluators: &evaluators, trie: trie,
-                    code: { $0.code(ofToken: token.text, trie: trie) })
-                else { continue }
-                if typos == 0 && !whole && token.text.hasPrefix(term) {
-                    // Cover the original characters that fold to the term.
-                    if characters == nil { characters = Array(text) }
-                    let want = term.unicodeScalars.count
-                    var have = 0
-                    var length = 0
-                    while have < want, length < token.length {
-                        have += TextNormalizer.fold(characters![token.start + length]).unicodeScalars.count
-                        length += 1
+            // The token's bytes and scalars made once for every term, and
+            // the probe asked through them: `code(ofToken:trie:)` made them
+            // in closures that held copies of the probe (a retain and a
+            // release of each of its arrays), for every token and term (in
+            // perf, three tenths of a keystroke of Chinese characters; A/B
+            // at 1M, their median 139 -> 129 µs).
+            var tokenText = token.text
+            TokenTrie.withScalars(of: tokenText) { scalars in
+                tokenText.withUTF8 { utf8 in
+                    for (index, term) in terms.enumerated() {
+                        guard let (typos, whole) = Self.hit(
+                            ofTerm: index, node: node, probes: probes, evaluators: &evaluators, trie: trie,
+                            code: { $0.code(ofToken: utf8, scalars: scalars, trie: trie) })
+                        else { continue }
+                        if typos == 0 && !whole && token.text.hasPrefix(term) {
+                            // Cover the original characters that fold to the term.
+                            if characters == nil { characters = Array(text) }
+                            let want = term.unicodeScalars.count
+                            var have = 0
+                            var length = 0
+                            while have < want, length < token.length {
+                                have += TextNormalizer.fold(characters![token.start + length]).unicodeScalars.count
+                                length += 1
+                            }
+                            bestLength = max(bestLength, length)
+                        } else {
+                            bestLength = token.length
+                        }
                     }
-                    bestLength = max(bestLength, length)
-                } else {
-                    bestLength = token.length
                 }
             }
             if bestLength > 0 { out.append(Highlight(field: field, start: token.start, length: bestLength)) }
