@@ -385,12 +385,12 @@ extension SearchEngine {
     /// reach fewer documents (most terms of six letters and more, with
     /// their typos) went through the scan, which reads every posting of
     /// every node, sorts them by slot and probes each document's tokens,
-    /// where the lists read a bucket at a time, typos last. A/B
-    /// in one process at 1M, an eighth of the threshold (250) and 64
-    /// against 2,000: the medians of seven letters 107 → 73 and 109 → 72
-    /// µs, eight 85 → 62 and 89 → 62, nine and more 146 → 114 and 164 →
-    /// 102, a term and a space 62 → 42 and 64 → 41; one to four letters
-    /// and two terms unchanged.
+    /// where the lists read a bucket at a time, typos last. A/B in one
+    /// process at 1M, an eighth of the threshold (250) and 64 against
+    /// 2,000: the medians of seven letters 107 → 73 and 109 → 72 µs,
+    /// eight 85 → 62 and 89 → 62, nine and more 146 → 114 and 164 → 102,
+    /// a term and a space 62 → 42 and 64 → 41; one to four letters and
+    /// two terms unchanged.
     var topListAnswerMinimum: Int { topListThreshold / 8 }
 
     /// The slots of documents with views. While a load's identifier map

@@ -84,7 +84,9 @@ extension SearchResult {
     // that assigned `self.x` field by field kept the result in a stack
     // variable, returned by a copy (a retain of every reference a result
     // holds, then a release of the variable's): a tenth of the samples of
-    // a short keystroke, which makes fifty results.
+    // a short keystroke, which makes fifty results. The memberwise one
+    // takes `pinnedTitle` as stored, so it must come canonical (`pinned`):
+    // results are made through this one.
     init(
         uniqueIdentifier: String, domainIdentifier: String?, contentType: String, title: String? = nil, sources: [Source],
         attributes: AttributeSet, visibility: Visibility, highlightList: HighlightList, explanation: Explanation
