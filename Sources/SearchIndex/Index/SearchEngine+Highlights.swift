@@ -255,20 +255,22 @@ extension SearchEngine {
         var out: [Highlight] = []
         var characters: [Character]?
         for token in Tokenizer.indexTokens(text) {
-            var node: Int32 = -1
-            if probes == nil {
-                guard let found = trie.pointee.node(ofToken: token.text) else { continue }
-                node = found
-            }
             var bestLength = 0
-            // The token's bytes and scalars made once for every term, and
-            // the probe asked through them: `code(ofToken:trie:)` made them
-            // in closures that held copies of the probe (a retain and a
-            // release of each of its arrays), for every token and term (in
-            // perf, three tenths of a keystroke of Chinese characters; A/B
-            // at 1M, their median 139 -> 129 µs).
+            // The token's bytes and scalars made once for every term (and
+            // the node), and the probe asked through them:
+            // `code(ofToken:trie:)` makes them in closures that hold copies
+            // of the probe (a retain and a release of each of its arrays),
+            // for every token and term (in perf, three tenths of a
+            // keystroke of Chinese characters; A/B at 1M, their median 139
+            // -> 129 µs).
             var tokenText = token.text
             TokenTrie.withScalars(of: tokenText) { scalars in
+                var node: Int32 = -1
+                if probes == nil {
+                    // A token the trie lacks matches no term.
+                    guard let found = trie.pointee.node(ofScalars: scalars) else { return }
+                    node = found
+                }
                 tokenText.withUTF8 { utf8 in
                     for (index, term) in terms.enumerated() {
                         guard let (typos, whole) = Self.hit(

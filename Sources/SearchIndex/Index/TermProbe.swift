@@ -187,16 +187,15 @@ struct TermProbe: Sendable {
     }
 
     /// The hit code (field left 0) of the term against one token given as
-    /// text, or `miss`.
+    /// text, or `miss`. (Its closures hold copies of the probe: a loop
+    /// over tokens makes each token's bytes and scalars once and asks
+    /// the form below.)
     func code(ofToken text: String, trie: TokenTrie) -> UInt8 {
-        withUnsafePointer(to: trie) { code(ofToken: text, trie: $0) }
-    }
-
-    /// `code(ofToken:trie:)` with the trie by address (see below).
-    func code(ofToken text: String, trie: UnsafePointer<TokenTrie>) -> UInt8 {
-        TokenTrie.withScalars(of: text) { scalars in
-            var text = text
-            return text.withUTF8 { code(ofToken: $0, scalars: scalars, trie: trie) }
+        withUnsafePointer(to: trie) { trie in
+            TokenTrie.withScalars(of: text) { scalars in
+                var text = text
+                return text.withUTF8 { code(ofToken: $0, scalars: scalars, trie: trie) }
+            }
         }
     }
 
