@@ -197,21 +197,41 @@ import Testing
         expectSameAnswers(summarizing, enumerating, seed: seed + 4, "field maps after changes, in small chunks")
     }
 
-    /// The hits of a byte map are read eight bytes at a time and agree
-    /// with a plain filter: every code (0x7F and 0x80 beside a miss
-    /// included), any length (a short last word), dense and sparse.
-    @Test func hitsReadByWordAgreeWithAPlainFilter() {
-        var generator = SeededGenerator(seed: 43)
-        for (count, density) in [(0, 0.5), (7, 1.0), (1_003, 0.02), (4_099, 0.6), (512, 0.0)] {
-            let codes = (0..<count).map { _ -> UInt8 in
-                Double.random(in: 0..<1, using: &generator) < density
-                    ? [0, 1, 0x7F, 0x80, 0xFE, UInt8.random(in: 0...0xFE, using: &generator)].randomElement(using: &generator)!
-                    : TermProbe.miss
+    /// Candidates gathered through the borrowed slot maps (`SlotScratch`)
+    /// leave them clean: every query, its driving term's candidates
+    /// gathered afresh, answers as enumeration does, in one order and in
+    /// reverse, and the idle maps are clean after each (a mark left
+    /// behind would give a later query a false candidate); one set of
+    /// maps serves them all, and maps too small for a grown index are
+    /// made again.
+    @Test func borrowedSlotMapsAreLeftClean() {
+        var mapping = SearchEngine()
+        mapping.index(corpus(51, count: 1_200))
+        mapping.sortedGatherLimit = 0
+        var enumerating = mapping
+        enumerating.scanEnabled = false
+        let asked = queries(52, count: 60)
+        func expectAgreement(_ stage: String) {
+            for query in asked + asked.reversed() {
+                mapping.termMatches = TermMatchCache()
+                let request = SearchQuery(query, limit: 20, now: referenceNow)
+                let (a, b) = (mapping.search(request), enumerating.search(request))
+                #expect(a.results.map(\.uniqueIdentifier) == b.results.map(\.uniqueIdentifier), "\(stage): \(query)")
+                #expect(a.total == b.total, "\(stage): \(query) total")
+                #expect(mapping.slotScratch.idleMapsAreClean, "\(stage): \(query) left its maps clean")
             }
-            var found: [Int] = []
-            codes.withUnsafeBufferPointer { codes in TermCodeMap.forEachHit(in: codes) { found.append($0) } }
-            #expect(found == codes.indices.filter { codes[$0] != TermProbe.miss }, "\(count) at \(density)")
         }
+        expectAgreement("first maps")
+        #expect(mapping.slotScratch.idleCount == 1)
+        let more = corpus(53, count: 600).map { added -> SearchableItem in
+            var added = added
+            added.uniqueIdentifier = "more/" + added.uniqueIdentifier
+            return added
+        }
+        mapping.index(more)
+        enumerating.index(more)
+        expectAgreement("after the index grew")
+        #expect(mapping.slotScratch.idleCount == 1)
     }
 
     /// The field-map passes' block readers agree with a plain filter, on

@@ -53,6 +53,9 @@ public struct SearchEngine: Sendable {
     var topLists = TopListCache()
     /// Trie matches of recent query terms; replaced whenever the trie changes.
     var termMatches = TermMatchCache()
+    /// Per-slot maps a query borrows and hands back clean (`SlotScratch`);
+    /// copies of the engine share them.
+    let slotScratch = SlotScratch()
     /// Static rank of each document slot (parallel to `documents`).
     var ranks: [StaticRank] = []
     /// Each slot's static rank coarsened to a byte (`StaticRank.tier`):
@@ -83,13 +86,23 @@ public struct SearchEngine: Sendable {
     /// they enumerate with node caches. Both give the same answers.
     var scanEnabled = true
     /// A driving term with at most this many postings is gathered by sorting
-    /// them; with more, through a byte map over every slot (read eight
-    /// slots at a time, `forEachHit`, it beats sorting from a few thousand:
-    /// two-term keystrokes at 1M 5-10% faster than with 16,384).
+    /// them; with more, through a byte and a bit a slot (`SlotScratch`).
+    /// (A byte map read eight slots at a time beat sorting from a few
+    /// thousand: two-term keystrokes at 1M 5-10% faster than with 16,384.)
     var sortedGatherLimit = 4_096
-    /// From this many candidates the scan is shared among the cores (below
-    /// it, starting threads costs more than it saves).
+    /// From this many slots a pass over every slot (a code map's, a
+    /// field-map query's sums) is shared among the cores (below it,
+    /// starting threads costs more than it saves).
     var parallelScanMinimum = 32_768
+    /// From this many candidates the scan is shared among the cores: a
+    /// quarter of `parallelScanMinimum`, as a candidate costs more than a
+    /// slot of a pass (a read of its code, of its rank when it could be
+    /// kept: cache misses at a million items), and handing half to the
+    /// paired worker a few microseconds. A/B in one process at 1M against
+    /// `parallelScanMinimum` itself: two-term keystrokes' mean 526 → 500
+    /// µs, "usston l" and "vedalgu f" (25,000 candidates) 0.81 of before,
+    /// nothing slower.
+    var parallelCandidateMinimum: Int { parallelScanMinimum / 4 }
     /// From this many postings marked, a one-term count runs on the other
     /// core beside the ranking (`searchFromTopLists`): some 30 µs of
     /// marking, well above the 1–4 µs of handing it over. (A marking the

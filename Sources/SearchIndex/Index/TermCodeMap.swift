@@ -147,25 +147,4 @@ struct TermCodeMap: Sendable {
         let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
         return ((inverted & low) &+ low | inverted) & ~low
     }
-
-    /// Calls `body` with every slot of `codes` that holds a code, in order,
-    /// eight slots at a time: only a word's hits are visited. (A branch a
-    /// slot, taken at random, was most of gathering the candidates of
-    /// "usston l": 25,000 hits among a million slots.)
-    @inline(__always)
-    static func forEachHit(in codes: UnsafeBufferPointer<UInt8>, _ body: (Int) -> Void) {
-        guard let base = codes.baseAddress else { return }
-        let raw = UnsafeRawPointer(base)
-        let wordsEnd = codes.count / 8 * 8
-        var start = 0
-        while start < wordsEnd {
-            var found = hitBits(raw.loadUnaligned(fromByteOffset: start, as: UInt64.self))
-            while found != 0 {
-                body(start &+ found.trailingZeroBitCount >> 3)
-                found &= found &- 1
-            }
-            start &+= 8
-        }
-        for slot in wordsEnd..<codes.count where codes[slot] != TermProbe.miss { body(slot) }
-    }
 }
