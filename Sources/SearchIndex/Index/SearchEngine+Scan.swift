@@ -666,7 +666,7 @@ extension SearchEngine {
         // 30,000 candidates, 0.77–0.86 of before.)
         slots.reserveCapacity(min(estimate, slotCount))
         codes.reserveCapacity(min(estimate, slotCount))
-        slotScratch.withMaps(slots: slotCount) { best, met in
+        Self.slotScratch.withMaps(slots: slotCount) { best, met in
             forEachList { postings, base in
                 for posting in postings {
                     let slot = Int(posting.doc)

@@ -15,8 +15,9 @@ import Foundation
 ///   bits    …0 1 0 1 0 0           a bit a slot (slot 0 lowest), set where marked
 /// ```
 ///
-/// Copies of the engine share the maps (a lock guards the idle ones); a
-/// query that finds none idle (another thread holds them) gets new ones.
+/// Every engine of the process shares the maps (a lock guards the idle
+/// ones); a query that finds none idle (other threads hold them) gets new
+/// ones, and maps too small for its index are made again.
 final class SlotScratch: @unchecked Sendable {
     /// A byte and a bit for every slot: all `miss` and all clear when idle.
     struct Maps {
@@ -39,7 +40,8 @@ final class SlotScratch: @unchecked Sendable {
         var isClean: Bool { codes.allSatisfy { $0 == TermProbe.miss } && bits.allSatisfy { $0 == 0 } }
     }
 
-    /// Idle maps kept: one for each thread a query runs on.
+    /// Idle maps kept: threads beyond it that query at once get maps of
+    /// their own, let go when handed back.
     static let idleLimit = 2
 
     private let lock = NSLock()
@@ -61,12 +63,6 @@ final class SlotScratch: @unchecked Sendable {
         let lent = maps ?? Maps(slots: slots + slots / 8)
         defer { give(lent) }
         return body(lent.codes, lent.bits)
-    }
-
-    /// How many maps are idle (for tests).
-    var idleCount: Int {
-        lock.lock(); defer { lock.unlock() }
-        return idle.count
     }
 
     /// Whether every idle map is clean (for tests: a mark a query left
