@@ -202,7 +202,7 @@ import Testing
     /// gathered afresh, answers as enumeration does, in one order and in
     /// reverse, and the idle maps are clean after each (a mark left
     /// behind would give a later query a false candidate), before and
-    /// after the index grows past the maps' size.
+    /// after the index grows.
     @Test func borrowedSlotMapsAreLeftClean() {
         var mapping = SearchEngine()
         mapping.index(corpus(51, count: 1_200))
@@ -229,6 +229,25 @@ import Testing
         mapping.index(more)
         enumerating.index(more)
         expectAgreement("after the index grew")
+    }
+
+    /// Maps asked for more slots than the idle ones hold are made anew,
+    /// clean; handed back, they serve a smaller index too (a pool of its
+    /// own: the engines' is shared by tests running at once).
+    @Test func borrowedSlotMapsGrowWithTheIndex() {
+        let scratch = SlotScratch()
+        scratch.withMaps(slots: 100) { codes, bits in
+            #expect(codes.count >= 100 && bits.count * 64 >= 100)
+            // A slot marked, then put back as a query puts it.
+            (codes[99], bits[1]) = (3, 1 << 35)
+            (codes[99], bits[1]) = (TermProbe.miss, 0)
+        }
+        scratch.withMaps(slots: 1_000) { codes, bits in
+            #expect(codes.count >= 1_000 && bits.count * 64 >= 1_000)
+            #expect(codes.allSatisfy { $0 == TermProbe.miss } && bits.allSatisfy { $0 == 0 })
+        }
+        scratch.withMaps(slots: 10) { codes, _ in #expect(codes.count >= 1_000, "the larger maps serve a smaller index") }
+        #expect(scratch.idleMapsAreClean)
     }
 
     /// The field-map passes' block readers agree with a plain filter, on

@@ -98,7 +98,7 @@ public struct SearchEngine: Sendable {
     /// paired worker a few microseconds. A/B in one process at 1M against
     /// `parallelScanMinimum` itself: two-term keystrokes' mean 526 → 500
     /// µs, "usston l" and "vedalgu f" (25,000 candidates) 0.81 of before,
-    /// nothing slower.
+    /// none more than 4% slower.
     var parallelCandidateMinimum: Int { parallelScanMinimum / 4 }
     /// From this many postings marked, a one-term count runs on the other
     /// core beside the ranking (`searchFromTopLists`): some 30 µs of
