@@ -487,6 +487,18 @@ import Testing
                 let hits = codes.withUnsafeMutableBufferPointer { TermCodeMap.merge(maps, into: $0) }
                 #expect(codes == expected, "\(slotCount) slots, \(mapCount) maps")
                 #expect(hits == expected.filter { $0 != TermProbe.miss }.count, "\(slotCount) slots, \(mapCount) maps")
+                // Merged in two parts (as two cores merge a map's halves),
+                // split at a multiple of 32 anywhere: the same codes, and
+                // the parts' counts add up to the whole's.
+                let split = Int.random(in: 0...(slotCount / 32), using: &generator) * 32
+                var halves = [UInt8](repeating: 0x55, count: slotCount)
+                let packed = maps.map { (FieldMap(unpacked: $0.map), $0.base) }
+                let partHits = halves.withUnsafeMutableBufferPointer { codes in
+                    TermCodeMap.merge(packed, into: codes, slots: split..<slotCount)
+                        + TermCodeMap.merge(packed, into: codes, slots: 0..<split)
+                }
+                #expect(halves == expected, "\(slotCount) slots, \(mapCount) maps, split at \(split)")
+                #expect(partHits == hits, "\(slotCount) slots, \(mapCount) maps, split at \(split)")
             }
         }
     }

@@ -254,12 +254,36 @@ extension SearchEngine {
         var hits = 0
         let codes = [UInt8](unsafeUninitializedCapacity: slotCount) { buffer, initialized in
             let codes = UnsafeMutableBufferPointer(rebasing: buffer[..<slotCount])
-            hits = TermCodeMap.merge(mapped, into: codes)
+            hits = Self.merge(mapped, into: codes, sharing: slotCount >= parallelScanMinimum)
             initialized = slotCount
             hits += Self.mark(marked, of: trie, into: codes)
             hits += Self.mark(residuals, into: codes)
         }
         return TermCodeMap(codes: codes, hits: hits)
+    }
+
+    /// `TermCodeMap.merge`, each half of the slots on a core of its own
+    /// when `sharing` (and there are maps to merge). "stonr" at a million
+    /// items (one term with typos, its code map made for the count) spent
+    /// a third of its 1.1–1.5 ms merging on one core while the other
+    /// waited. A/B in one process: "stonr" 930 → 771 µs, "cozo r" 0.84 of
+    /// before, "cozo l" 0.86, two-term keystrokes' mean 476 → 454 µs, no
+    /// class slower.
+    private static func merge(
+        _ mapped: [(map: FieldMap, base: UInt8)], into codes: UnsafeMutableBufferPointer<UInt8>, sharing: Bool
+    ) -> Int {
+        guard sharing, !mapped.isEmpty, workerCount > 1 else { return TermCodeMap.merge(mapped, into: codes) }
+        let middle = codes.count / 128 * 64
+        var hits = (0, 0)
+        withUnsafeMutablePointer(to: &hits) { hitsOut in
+            nonisolated(unsafe) let (hitsOut, codes) = (hitsOut, codes)
+            ParallelWork.both({
+                hitsOut.pointee.0 = TermCodeMap.merge(mapped, into: codes, slots: 0..<middle)
+            }, {
+                hitsOut.pointee.1 = TermCodeMap.merge(mapped, into: codes, slots: middle..<codes.count)
+            })
+        }
+        return hits.0 + hits.1
     }
 
     /// What a term's code map is made of: the field maps of its large

@@ -18,18 +18,31 @@ struct TermCodeMap: Sendable {
     static func merge(
         _ fieldMaps: [(map: FieldMap, base: UInt8)], into codes: UnsafeMutableBufferPointer<UInt8>
     ) -> Int {
+        merge(fieldMaps, into: codes, slots: 0..<codes.count)
+    }
+
+    /// The same for the slots of `part` only (its start a multiple of
+    /// 32, a group of a field map's packed bytes), which it writes
+    /// whatever they held; returns how many of them hold a code. Two
+    /// cores merge a map's two halves at once (`SearchEngine.termCodeMap`).
+    static func merge(
+        _ fieldMaps: [(map: FieldMap, base: UInt8)], into codes: UnsafeMutableBufferPointer<UInt8>, slots part: Range<Int>
+    ) -> Int {
+        precondition(part.lowerBound % 32 == 0 && part.upperBound <= codes.count)
         guard let first = fieldMaps.first else {
-            codes.initialize(repeating: TermProbe.miss)
+            UnsafeMutableBufferPointer(rebasing: codes[part]).initialize(repeating: TermProbe.miss)
             return 0
         }
-        let shared = min(first.map.count, codes.count)
-        UnsafeMutableBufferPointer(rebasing: codes[shared...]).initialize(repeating: TermProbe.miss)
-        var hits = pass(map: first.map, slots: shared, base: first.base, codes: codes, merging: false)
+        /// The end of the slots of `part` that `map` covers.
+        func sharedEnd(_ map: FieldMap) -> Int { max(part.lowerBound, min(map.count, part.upperBound)) }
+        let shared = sharedEnd(first.map)
+        UnsafeMutableBufferPointer(rebasing: codes[shared..<part.upperBound]).initialize(repeating: TermProbe.miss)
+        var hits = pass(map: first.map, slots: part.lowerBound..<shared, base: first.base, codes: codes, merging: false)
         for (map, base) in fieldMaps.dropFirst() {
-            let shared = min(map.count, codes.count)
+            let shared = sharedEnd(map)
             // Slots past this map keep their codes: counted apart.
-            hits = pass(map: map, slots: shared, base: base, codes: codes, merging: true)
-                + hitCount(of: UnsafeBufferPointer(rebasing: codes[shared...]))
+            hits = pass(map: map, slots: part.lowerBound..<shared, base: base, codes: codes, merging: true)
+                + hitCount(of: UnsafeBufferPointer(rebasing: codes[shared..<part.upperBound]))
         }
         return hits
     }
@@ -40,14 +53,15 @@ struct TermCodeMap: Sendable {
         merge(fieldMaps.map { (FieldMap(unpacked: $0.map), $0.base) }, into: codes)
     }
 
-    /// One field map's codes into `codes[..<slots]`, written (`merging`
-    /// false) or kept where lower; returns how many of those slots then
-    /// hold a code. A group of the map's sixteen bytes is its 32 slots'
-    /// fields: the low halves the first sixteen, the high halves the
-    /// rest, each turned into codes in vector lanes.
+    /// One field map's codes into `codes[slots]` (which start at a
+    /// multiple of 32), written (`merging` false) or kept where lower;
+    /// returns how many of those slots then hold a code. A group of the
+    /// map's sixteen bytes is its 32 slots' fields: the low halves the
+    /// first sixteen, the high halves the rest, each turned into codes in
+    /// vector lanes.
     @inline(__always)
     private static func pass(
-        map: FieldMap, slots: Int, base: UInt8, codes: UnsafeMutableBufferPointer<UInt8>, merging: Bool
+        map: FieldMap, slots part: Range<Int>, base: UInt8, codes: UnsafeMutableBufferPointer<UInt8>, merging: Bool
     ) -> Int {
         map.bytes.withUnsafeBufferPointer { packed in
             guard let source = packed.baseAddress, let target = codes.baseAddress else { return 0 }
@@ -61,9 +75,9 @@ struct TermCodeMap: Sendable {
                 out.storeBytes(of: code, as: SIMD16<UInt8>.self)
                 return SIMD16<UInt8>(repeating: 0).replacing(with: 1, where: code .!= misses)
             }
-            let groups = slots / 32
+            let groups = part.upperBound / 32
             var hits = 0
-            var group = 0
+            var group = part.lowerBound / 32
             while group < groups {
                 // Lane counts of at most 2 × 64 hits each fit a byte.
                 let blockEnd = min(groups, group + 64)
@@ -76,7 +90,7 @@ struct TermCodeMap: Sendable {
                 }
                 hits &+= Int(SIMD16<UInt16>(truncatingIfNeeded: lanes).wrappedSum())
             }
-            for slot in (groups * 32)..<slots {
+            for slot in max(part.lowerBound, groups * 32)..<part.upperBound {
                 let field = map[slot]
                 var code = field == SearchEngine.noField ? TermProbe.miss : base &+ field
                 if merging { code = min(code, target[slot]) }
