@@ -547,3 +547,17 @@ import Testing
         #expect(a.results.map(\.uniqueIdentifier) == b.results.map(\.uniqueIdentifier))
     }
 }
+
+extension TermProbe {
+    /// The hit code of the term against one token given as text (the
+    /// engine asks through the token's bytes and scalars, made once for
+    /// all its terms).
+    fileprivate func code(ofToken text: String, trie: TokenTrie) -> UInt8 {
+        withUnsafePointer(to: trie) { trie in
+            TokenTrie.withScalars(of: text) { scalars in
+                var text = text
+                return text.withUTF8 { code(ofToken: $0, scalars: scalars, trie: trie) }
+            }
+        }
+    }
+}

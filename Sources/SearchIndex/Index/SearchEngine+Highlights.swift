@@ -257,12 +257,11 @@ extension SearchEngine {
         for token in Tokenizer.indexTokens(text) {
             var bestLength = 0
             // The token's bytes and scalars made once for every term (and
-            // the node), and the probe asked through them:
-            // `code(ofToken:trie:)` makes them in closures that hold copies
-            // of the probe (a retain and a release of each of its arrays),
-            // for every token and term (in perf, three tenths of a
-            // keystroke of Chinese characters; A/B at 1M, their median 139
-            // -> 129 µs).
+            // the node), and the probe asked through them: made for each
+            // term in closures, they held copies of the probe (a retain and
+            // a release of each of its arrays) for every token and term (in
+            // perf, three tenths of a keystroke of Chinese characters; A/B
+            // at 1M, their median 139 -> 129 µs).
             var tokenText = token.text
             TokenTrie.withScalars(of: tokenText) { scalars in
                 var node: Int32 = -1

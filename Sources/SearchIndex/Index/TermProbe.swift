@@ -187,20 +187,9 @@ struct TermProbe: Sendable {
     }
 
     /// The hit code (field left 0) of the term against one token given as
-    /// text, or `miss`. (Its closures hold copies of the probe: a loop
-    /// over tokens makes each token's bytes and scalars once and asks
-    /// the form below.)
-    func code(ofToken text: String, trie: TokenTrie) -> UInt8 {
-        withUnsafePointer(to: trie) { trie in
-            TokenTrie.withScalars(of: text) { scalars in
-                var text = text
-                return text.withUTF8 { code(ofToken: $0, scalars: scalars, trie: trie) }
-            }
-        }
-    }
-
-    /// `code(ofToken:trie:)` for a token given as its UTF-8 bytes and,
-    /// the same, its scalars. The trie comes by address: passed by value
+    /// its UTF-8 bytes and, the same, its scalars, or `miss`: a caller
+    /// testing many tokens makes each one's bytes and scalars once for
+    /// all its terms. The trie comes by address: passed by value
     /// from a highlight's closures, it was copied for each token tested
     /// (every array it holds retained and released), about 4% of a
     /// five-letter keystroke at a million items.
