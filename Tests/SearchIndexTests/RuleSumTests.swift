@@ -23,4 +23,28 @@ import Testing
             }
         }
     }
+
+    /// A sum with a tier below it orders as the sum, then the tier, for
+    /// both widths; a slot that a term misses stays at or above the
+    /// tiered `missed` whatever its tier, and every tiered value is below
+    /// 2³¹ (the vector compares read its sign).
+    @Test func tieredSumsOrderAsTheSumThenTheTier() {
+        func check<V: RuleSum>(_: V.Type) {
+            let tiers: [UInt8] = [0, 1, 63, 64, 191, 255]
+            let values = sums(V.self).flatMap { sum in tiers.map { (sum, $0) } }
+            for (sum, tier) in values {
+                let tiered = V.tiered(sum, tier: tier)
+                #expect(UInt64(tiered) < 1 << 31)
+                #expect((sum < V.missed) == (tiered < V.tiered(V.missed, tier: 0)), "\(sum) \(tier)")
+                #expect(tiered >> 8 == V.Tiered(sum))
+            }
+            for (a, tierA) in values.prefix(300) {
+                for (b, tierB) in values.suffix(300) {
+                    #expect((V.tiered(a, tier: tierA) < V.tiered(b, tier: tierB)) == ((a, tierA) < (b, tierB)), "\(a) \(tierA) \(b) \(tierB)")
+                }
+            }
+        }
+        check(UInt8.self)
+        check(UInt16.self)
+    }
 }

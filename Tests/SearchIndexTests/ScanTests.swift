@@ -197,6 +197,49 @@ import Testing
         expectSameAnswers(summarizing, enumerating, seed: seed + 4, "field maps after changes, in small chunks")
     }
 
+    /// Broad matches that share their rule values are told apart by their
+    /// rank tiers (`RuleSum`), and only the blocks of slots at or below
+    /// the bound are read again: the answers are enumeration's however
+    /// many share the bound and however many results are asked for,
+    /// with views before the query's time and after it (a view after it
+    /// counts for nothing: that document ranks by its tier like the
+    /// rest), on one core and on two, in whole and in odd chunks.
+    @Test func matchesSharingRuleValuesRankByTier() {
+        var generator = SeededGenerator(seed: 61)
+        let words = ["vela", "tomas", "tori", "zeno", "vex", "quill"]
+        let items = (0..<3_000).map { i -> SearchableItem in
+            // Titles of many lengths (tiers), some of one length (ties
+            // left to the identifiers), in slots whose order is not theirs.
+            var title = (0..<Int.random(in: 1...3, using: &generator)).map { _ in words.randomElement(using: &generator)! }
+            if i % 3 == 0 { title += ["vela", "tomas"] }
+            let filler = i % 5 == 0 ? "zz" : String(repeating: "z", count: Int.random(in: 1...70, using: &generator))
+            title.insert(filler, at: Int.random(in: 0...title.count, using: &generator))
+            return item("t/\(Int.random(in: 0..<100_000, using: &generator))-\(i)", title: title.joined(separator: " "),
+                        url: i % 9 == 0 ? "https://t.example/\(i)" : nil)
+        }
+        var (mapped, enumerating) = mappedAndEnumeratingEngines(items, mapMinimum: 30)
+        for (offset, viewed) in items.enumerated() where offset % 97 == 0 {
+            let at = referenceNow.addingTimeInterval(offset % 2 == 0 ? -3_600 : 3_600)
+            _ = mapped.becomeCurrent(activity(for: viewed.uniqueIdentifier), at: at)
+            _ = enumerating.becomeCurrent(activity(for: viewed.uniqueIdentifier), at: at)
+        }
+        var shared = mapped
+        shared.parallelScanMinimum = 1
+        var chunked = shared
+        chunked.rulesChunkSize = 37
+        for (engine, stage) in [(mapped, "one core"), (shared, "two cores"), (chunked, "odd chunks")] {
+            for text in ["vela t", "vela to", "vel tomas", "v t", "to z", "vela tomas z", "v t z q"] {
+                for limit in [0, 1, 7, 50, 400, 3_000] {
+                    let request = SearchQuery(text, limit: limit, now: referenceNow)
+                    let a = engine.search(request), b = enumerating.search(request)
+                    #expect(a.results.map(\.uniqueIdentifier) == b.results.map(\.uniqueIdentifier), "\(stage): \(text) limit \(limit)")
+                    #expect(a.results.map(\.explanation) == b.results.map(\.explanation), "\(stage): \(text) limit \(limit)")
+                    #expect(a.total == b.total, "\(stage): \(text) total")
+                }
+            }
+        }
+    }
+
     /// Candidates gathered through the borrowed slot maps (`SlotScratch`)
     /// leave them clean: every query, its driving term's candidates
     /// gathered afresh, answers as enumeration does, in one order and in
@@ -267,35 +310,49 @@ import Testing
         }
     }
 
-    /// Counting through the blocks' least values (the rounds after the
-    /// first) agrees with a pass over every value, and the slots listed
-    /// by vector compares with a plain filter: any length (a short last
-    /// block), values set to `.max` as expired slots are, bounds below,
-    /// among and above the values, up to the largest.
-    @Test func countsThroughBlockLeastsAgreeWithAFullPass() {
+    /// Each block's least value, written a few blocks at a time as the
+    /// sums pass writes them, is the block's minimum; the bound that
+    /// `limit` values reach is the `limit`th least of the blocks' leasts
+    /// below `missed` (so at least `limit` values lie at or below it), or
+    /// `missed - 1` when fewer blocks hold one; and the slots listed by
+    /// vector compares are a plain filter's: any length (a short last
+    /// block), values set to `missed` as expired slots are, bounds below,
+    /// among and above the values.
+    @Test func blockLeastsAndTheirBoundAgreeWithAPlainCount() {
         var generator = SeededGenerator(seed: 47)
+        let missed = UInt16.missed
         for count in [0, 1, 63, 64, 65, 1_000, 4_099] {
             let values = (0..<count).map { _ -> UInt16 in
                 switch Int.random(in: 0..<10, using: &generator) {
-                case 0: return .max
+                case 0: return missed
                 case 1...2: return UInt16.random(in: 0...40, using: &generator)
                 default: return UInt16.random(in: 41...40_000, using: &generator)
                 }
             }
             values.withUnsafeBufferPointer { buffer in
-                for workers in [1, 2, 3] {
-                    let leasts = SearchEngine.blockLeasts(of: buffer, workers: workers)
-                    #expect(leasts.count == (count + 63) / 64)
-                    for bound: UInt16 in [0, 5, 40, 41, 3_000, 39_999, .max - 1, .max] {
-                        let full = SearchEngine.countAtMost(bound, in: buffer)
-                        let blocked = leasts.withUnsafeBufferPointer {
-                            SearchEngine.countAtMost(bound, in: buffer, blockLeasts: $0)
-                        }
-                        #expect(blocked.count == full.count, "\(count) values, \(workers) workers, bound \(bound)")
-                        #expect(blocked.leastAbove == full.leastAbove, "\(count) values, \(workers) workers, bound \(bound)")
-                        let listed = SearchEngine.slots(in: 0..<count, of: buffer, atMost: bound)
-                        #expect(listed == (0..<count).filter { values[$0] <= bound }.map(Int32.init), "\(count) \(bound)")
+                let blockCount = (count + 63) / 64
+                var leasts = [UInt16](repeating: 7, count: blockCount)
+                leasts.withUnsafeMutableBufferPointer { leasts in
+                    var written = 0
+                    while written < blockCount {
+                        let next = min(blockCount, written + Int.random(in: 1...5, using: &generator))
+                        SearchEngine.writeBlockLeasts(of: buffer, blocks: written..<next, into: leasts)
+                        written = next
                     }
+                }
+                #expect(leasts == (0..<blockCount).map { values[($0 * 64)..<min(count, $0 * 64 + 64)].min()! })
+                let belowMissed = leasts.filter { $0 < missed }.sorted()
+                for limit in [1, 2, 10, 50, 100] {
+                    let bound = leasts.withUnsafeBufferPointer {
+                        SearchEngine.bound(reachedBy: limit, blockLeasts: $0, missed: missed)
+                    }
+                    #expect(bound == (belowMissed.count >= limit ? belowMissed[limit - 1] : missed - 1), "\(count) values, limit \(limit)")
+                    let reached = values.filter { $0 <= bound }.count
+                    #expect(reached >= min(limit, values.filter { $0 < missed }.count), "\(count) values, limit \(limit)")
+                }
+                for bound: UInt16 in [0, 5, 40, 41, 3_000, 39_999, missed - 1, .max] {
+                    let listed = SearchEngine.slots(in: 0..<count, of: buffer, atMost: bound)
+                    #expect(listed == (0..<count).filter { values[$0] <= bound }.map(Int32.init), "\(count) \(bound)")
                 }
             }
         }

@@ -12,8 +12,16 @@
 ///  UInt16   typos × 225 + non-whole × 25 + field     (each a sum over the terms)
 ///  UInt8    typos << 5 | non-whole << 3 | field      (two terms: at most 6, 2, 6)
 /// ```
+///
+/// A sum with the slot's rank tier below it (`tiered`, twice as wide)
+/// orders as the ranking does slots without views, up to ties: what tells
+/// apart a broad query's many matches that share their least sum.
 protocol RuleSum: FixedWidthInteger, UnsignedInteger, SIMDScalar, Codable, Sendable {
     // Codable: the SIMD storage types that `SIMDScalar` brings ask for it.
+
+    /// A sum with a slot's rank tier below it (`tiered(_:tier:)`): twice
+    /// as wide.
+    associatedtype Tiered: FixedWidthInteger, UnsignedInteger, SIMDScalar
 
     /// The least sum of a slot that a term misses: every sum below it is a
     /// match.
@@ -35,7 +43,18 @@ protocol RuleSum: FixedWidthInteger, UnsignedInteger, SIMDScalar, Codable, Senda
     static func countAtMost(_ bound: Self, in values: UnsafeBufferPointer<Self>) -> (count: Int, least: Self, leastAbove: Self)
 }
 
+extension RuleSum {
+    /// `sum` with `tier` (`StaticRank.tier`) below it: ordered as the
+    /// ranking orders slots without views, up to ties of both.
+    @inline(__always)
+    static func tiered(_ sum: Self, tier: UInt8) -> Tiered {
+        Tiered(truncatingIfNeeded: sum) &<< 8 | Tiered(truncatingIfNeeded: tier)
+    }
+}
+
 extension UInt16: RuleSum {
+    typealias Tiered = UInt32
+
     static var missed: UInt16 { part(ofCode: TermProbe.miss) }
 
     @inline(__always)
@@ -78,6 +97,8 @@ extension UInt16: RuleSum {
 }
 
 extension UInt8: RuleSum {
+    typealias Tiered = UInt16
+
     static var missed: UInt8 { .max }
 
     // A code of at most 3 typos is below 32: typos in bits 3–4, the

@@ -20,11 +20,13 @@ import Foundation
 /// coding): its large prefix nodes' field maps and its common whole words'
 /// own field maps merged in, its small ones (each whole word's own list of
 /// postings, contiguous) walked.
-/// The query then makes plain passes over the slots, shared by the cores,
-/// instead of a branch per document: add the terms' rule values per slot
-/// (a vectorised loop), count those no term missed (the total) and find,
-/// by counting passes (also vectorised), a value that `limit` matches
-/// reach, and rank only the slots at or below it. Code maps
+/// The query then makes one plain pass over the slots, shared by the
+/// cores, instead of a branch per document: add the terms' rule values per
+/// slot (a vectorised loop), count those no term missed (the total) and
+/// keep each block of 64 slots' least sum; the `limit`th least of those
+/// bounds the results, and only the blocks at or below it are read again
+/// (bounded once more with the slots' rank tiers when many are: see
+/// `keptCandidates`). Code maps
 /// of the last few terms are kept (`TermMatchCache`), so "cozo" is mapped
 /// once while "cozo r…" is typed; the scan reads a broad term's code per
 /// candidate from its map when the driving term is narrow ("daio h"). A
@@ -411,13 +413,18 @@ extension SearchEngine {
         return TermCodeMap(codes: codes, hits: hits)
     }
 
-    /// The slots of `part` whose value is at most `bound`, in order. Read
+    /// What the passes over every slot read and bound: rule sums
+    /// (`RuleSum`), and those sums with the slots' rank tiers below them.
+    typealias SlotValue = FixedWidthInteger & UnsignedInteger & SIMDScalar
+
+    /// The slots of `part` whose value is at most `bound` (every value, and
+    /// `bound`, below 2³¹), in order. Read
     /// 64 at a time, each block's least value found by a vectorised loop,
     /// so a block without one costs no branch a slot: a branch a slot over the
     /// million was most of the last pass of "ham fordma", whose 58
     /// candidates lie far apart.
     @inline(never)
-    static func slots<V: RuleSum>(in part: Range<Int>, of values: UnsafeBufferPointer<V>, atMost bound: V) -> [Int32] {
+    static func slots<V: SlotValue>(in part: Range<Int>, of values: UnsafeBufferPointer<V>, atMost bound: V) -> [Int32] {
         var found: [Int32] = []
         guard let base = values.baseAddress else { return found }
         let blockSize = 64
@@ -461,7 +468,7 @@ extension SearchEngine {
     /// lane through the stack): widened, `value - (bound + 1)` wraps to
     /// its top bit exactly when `value <= bound`.
     @inline(__always)
-    private static func lanesAtMost<V: RuleSum>(_ bound: V, _ values: UnsafeRawPointer) -> UInt64 {
+    private static func lanesAtMost<V: SlotValue>(_ bound: V, _ values: UnsafeRawPointer) -> UInt64 {
         let lanes = SIMD16<UInt32>(truncatingIfNeeded: values.loadUnaligned(as: SIMD16<V>.self))
         let atMost = (lanes &- SIMD16(repeating: UInt32(bound) &+ 1)) &>> 31
         let shifts = SIMD16<UInt32>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
@@ -479,56 +486,69 @@ extension SearchEngine {
         V.countAtMost(bound, in: values)
     }
 
-    /// Slots a block of `blockLeasts` covers.
+    /// Slots a block of block leasts covers.
     static let leastBlockSize = 64
 
-    /// The least of each `leastBlockSize` values (the last block may be
-    /// short), the blocks shared between `workers`.
-    static func blockLeasts<V: RuleSum>(of values: UnsafeBufferPointer<V>, workers: Int) -> [V] {
+    /// Writes the least of each block of `leastBlockSize` values of
+    /// `blocks` (the last block of `values` may be short) into `leasts`,
+    /// a value a block.
+    static func writeBlockLeasts<V: SlotValue>(
+        of values: UnsafeBufferPointer<V>, blocks: Range<Int>, into leasts: UnsafeMutableBufferPointer<V>
+    ) {
         let size = leastBlockSize
-        let blockCount = (values.count + size - 1) / size
-        return [V](unsafeUninitializedCapacity: blockCount) { buffer, initialized in
-            nonisolated(unsafe) let leasts = buffer
-            _ = inParts(of: blockCount, workers: workers) { blocks in
-                for block in blocks {
-                    let start = block * size
-                    var least = V.max
-                    if start + size <= values.count {
-                        // A fixed count: the form the compiler vectorises.
-                        var offset = 0
-                        while offset < size {
-                            let value = values[start &+ offset]
-                            least = value < least ? value : least
-                            offset &+= 1
-                        }
-                    } else {
-                        for index in start..<values.count { least = min(least, values[index]) }
-                    }
-                    leasts[block] = least
+        for block in blocks {
+            let start = block * size
+            var least = V.max
+            if start + size <= values.count {
+                // A fixed count: the form the compiler vectorises.
+                var offset = 0
+                while offset < size {
+                    let value = values[start &+ offset]
+                    least = value < least ? value : least
+                    offset &+= 1
                 }
+            } else {
+                for index in start..<values.count { least = min(least, values[index]) }
             }
-            initialized = blockCount
+            leasts[block] = least
         }
     }
 
-    /// How many of `values` are at most `bound`, and the least above it
-    /// (`.max` if none), reading only the blocks whose least value
-    /// (`blockLeasts`) is at most `bound`: a block whose least is above
-    /// it holds no value at most `bound`, and its least is its least
-    /// above.
-    static func countAtMost<V: RuleSum>(
-        _ bound: V, in values: UnsafeBufferPointer<V>, blockLeasts: UnsafeBufferPointer<V>
-    ) -> (count: Int, leastAbove: V) {
-        var leastAbove = countAtMost(bound, in: blockLeasts).leastAbove
-        var count = 0
-        for block in slots(in: 0..<blockLeasts.count, of: blockLeasts, atMost: bound) {
-            let start = Int(block) * leastBlockSize
-            for index in start..<min(values.count, start + leastBlockSize) {
-                let value = values[index]
-                if value <= bound { count += 1 } else { leastAbove = min(leastAbove, value) }
+    /// A bound that at least `limit` of the values whose block leasts are
+    /// `blockLeasts` reach, below `missed`: the `limit`th least of the
+    /// blocks' leasts (each block at or below it holds a value at or
+    /// below it), or `missed - 1` when fewer blocks hold a value below
+    /// `missed`. Nothing above it can be among the `limit` least, and
+    /// the values at or below it lie in about `limit` blocks.
+    static func bound<V: SlotValue>(reachedBy limit: Int, blockLeasts: UnsafeBufferPointer<V>, missed: V) -> V {
+        guard limit > 0 else { return missed - 1 }
+        // The `limit` least so far, the greatest on top: most blocks are
+        // turned away by one compare with it.
+        var heap: [V] = []
+        heap.reserveCapacity(limit)
+        for least in blockLeasts where least < missed {
+            if heap.count < limit {
+                heap.append(least)
+                var child = heap.count - 1
+                while child > 0, heap[(child - 1) / 2] < heap[child] {
+                    heap.swapAt(child, (child - 1) / 2)
+                    child = (child - 1) / 2
+                }
+            } else if least < heap[0] {
+                heap[0] = least
+                var parent = 0
+                while true {
+                    let left = 2 * parent + 1, right = left + 1
+                    var greatest = parent
+                    if left < heap.count, heap[greatest] < heap[left] { greatest = left }
+                    if right < heap.count, heap[greatest] < heap[right] { greatest = right }
+                    if greatest == parent { break }
+                    heap.swapAt(parent, greatest)
+                    parent = greatest
+                }
             }
         }
-        return (count, leastAbove)
+        return heap.count == limit ? heap[0] : missed - 1
     }
 
     /// Whether a term reaches one slot in sixteen (roughly: nested typo
@@ -620,6 +640,18 @@ extension SearchEngine {
     /// The best `limit` slots without views of a query whose terms' codes
     /// are `termCodes`, those with views among them, and the count of
     /// matches: each slot's rule values summed as `V` (`RuleSum`).
+    ///
+    /// One pass over the slots, shared by the cores, sums them, counts the
+    /// matches and keeps each block's least sum. The `limit`th least of
+    /// those bounds the results (`bound(reachedBy:blockLeasts:missed:)`);
+    /// only the blocks at or below it are read again. When many are, as
+    /// when a broad query's matches share their least rule values ("cozo
+    /// l": 26,000 at a million items, in most blocks), those blocks' sums
+    /// are bounded again with the slots' rank tiers below them
+    /// (`tieredBlocks`), and only the few blocks at or below that bound
+    /// are read slot by slot. (Every slot at the bound was listed and
+    /// turned away by its tier before, a branch and two loads a slot: two
+    /// fifths of the slowest broad keystrokes.)
     // Specialised for both widths: the closures below were left generic,
     // every slot's sum a call through the protocol (three times slower).
     @_specialize(where V == UInt8)
@@ -628,40 +660,44 @@ extension SearchEngine {
         _: V.Type, termCodes: [TermCodes], now: Double, limit: Int
     ) -> KeptCandidates {
         let slotCount = documents.count
-        // Each slot's rule values as one number that orders as they do
-        // (`RuleSum`). Left uninitialised: the first term's pass writes
-        // every slot (the zeroing was a pass of its own, a twentieth of a
-        // broad query).
-        var rules = [V](unsafeUninitializedCapacity: slotCount) { _, initialized in initialized = slotCount }
+        let blockSize = Self.leastBlockSize
+        let blockCount = (slotCount + blockSize - 1) / blockSize
+        // Left uninitialised: the first term's pass writes every slot, and
+        // the pass every block's least (the zeroing was a pass of its own,
+        // a twentieth of a broad query).
+        var sums = [V](unsafeUninitializedCapacity: slotCount) { _, initialized in initialized = slotCount }
+        var blockLeasts = [V](unsafeUninitializedCapacity: blockCount) { _, initialized in initialized = blockCount }
         let missed = V.missed
         let workers = slotCount >= parallelScanMinimum ? Self.workerCount : 1
-        /// Runs `body` on every part of the slots, in parallel, each with its own result.
-        func eachPart<R>(_ body: (Range<Int>) -> R) -> [R] { Self.inParts(of: slotCount, workers: workers, body) }
         let documentsView = documents
         var kept = KeptCandidates(limit: limit)
         let chunkSize = max(1, rulesChunkSize)
-        rules.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let rules = buffer
+        sums.withUnsafeMutableBufferPointer { sumsBuffer in
+        blockLeasts.withUnsafeMutableBufferPointer { leastsBuffer in
+            nonisolated(unsafe) let (sums, leasts) = (sumsBuffer, leastsBuffer)
             // The code maps' bytes, held by `termCodes` until the query is done.
             let mapBases = termCodes.map { codes -> UnsafePointer<UInt8>? in
                 guard case .map(let map) = codes else { return nil }
                 return map.withUnsafeBufferPointer { $0.baseAddress }
             }
             // A chunk at a time, term by term, each a plain loop over bytes
-            // (vectorised); then the chunk's total, its least value and how
-            // many have it, read while the chunk is in the first cache.
-            // (Each term over a whole part, then a count, went through the
-            // megabytes of sums three times: 0.2 ms of "tinra berma".)
-            let firsts = termCodes.withUnsafeBufferPointer { termCodes in
-                eachPart { part -> (total: Int, least: V, atLeast: Int) in
+            // (vectorised); then the chunk's matches counted and its
+            // finished blocks' leasts found, while the chunk is in the
+            // first cache. (Each term over a whole part, then a count, went
+            // through the megabytes of sums three times: 0.2 ms of "tinra
+            // berma".) Parts start on a block's edge: each block's least
+            // is one part's to write.
+            let totals = termCodes.withUnsafeBufferPointer { termCodes in
+                Self.inParts(of: slotCount, workers: workers, alignedTo: blockSize) { part -> Int in
                     // A mapped term's codes for one chunk.
                     let run = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: chunkSize)
                     defer { run.deallocate() }
-                    var total = 0, least = V.max, atLeast = 0
+                    var total = 0
+                    var nextBlock = part.lowerBound / blockSize
                     var chunkStart = part.lowerBound
                     while chunkStart < part.upperBound {
                         let chunk = chunkStart..<min(part.upperBound, chunkStart + chunkSize)
-                        let target = rules.baseAddress! + chunk.lowerBound
+                        let target = sums.baseAddress! + chunk.lowerBound
                         for index in termCodes.indices {
                             // `codes[0]` is the chunk's first slot's.
                             let codes: UnsafePointer<UInt8>
@@ -679,119 +715,138 @@ extension SearchEngine {
                                 for offset in 0..<chunk.count { target[offset] = V.adding(V.part(ofCode: codes[offset]), to: target[offset]) }
                             }
                         }
-                        let sums = UnsafeBufferPointer(rebasing: rules[chunk])
-                        let counted = Self.countAtMost(missed - 1, in: sums)
-                        total += counted.count
-                        if counted.least <= least, counted.least < missed {
-                            let count = Self.countAtMost(counted.least, in: sums).count
-                            atLeast = counted.least == least ? atLeast + count : count
-                            least = counted.least
-                        }
+                        total += Self.countAtMost(missed - 1, in: UnsafeBufferPointer(rebasing: sums[chunk])).count
+                        let finished = chunk.upperBound == part.upperBound ? blockCount : chunk.upperBound / blockSize
+                        Self.writeBlockLeasts(of: UnsafeBufferPointer(sums), blocks: nextBlock..<finished, into: leasts)
+                        nextBlock = max(nextBlock, finished)
                         chunkStart = chunk.upperBound
                     }
-                    return (total, least, atLeast)
+                    return total
                 }
             }
-            kept.total = firsts.reduce(0) { $0 + $1.total }
-            // The least value and how many slots have it, unless an expired
-            // slot was one of them and the last.
-            var leastCount: (least: V, count: Int)? = firsts.reduce(nil) { known, part in
-                guard part.least < missed else { return known }
-                guard let known, known.least <= part.least else { return (part.least, part.atLeast) }
-                return known.least == part.least ? (known.least, known.count + part.atLeast) : known
-            }
+            kept.total = totals.reduce(0, +)
             for slot in expiringDocuments where expirations[Int(slot)] <= now {
-                if rules[Int(slot)] < missed { kept.total -= 1 }
-                if let known = leastCount, rules[Int(slot)] == known.least {
-                    leastCount = known.count > 1 ? (known.least, known.count - 1) : nil
-                }
-                rules[Int(slot)] = .max
+                if sums[Int(slot)] < missed { kept.total -= 1 }
+                sums[Int(slot)] = .max
+                let block = Int(slot) / blockSize
+                Self.writeBlockLeasts(of: UnsafeBufferPointer(sums), blocks: block..<(block + 1), into: leasts)
             }
             guard limit > 0 else { return }
-            // A `bound` that at least `limit` matches reach (or every match):
-            // nothing above it can be among the results. The least value
-            // first (a pass over every slot, counted eight at a time); when
-            // fewer than `limit` have it, the next values, one by one up
-            // to `exactRounds`, then in growing steps: a bound above the
-            // tightest only makes the last pass offer more slots, each
-            // turned away by its rules. (A histogram of the values, one
-            // increment a slot, was half of "ham fordma".) Those rounds
-            // read the least value of each block of slots first and only
-            // the blocks at or below the bound: fewer than `limit` of
-            // them, where a pass over every slot each round was a
-            // millisecond of "midali ae" (twelve rounds).
-            let exactRounds = 32
-            var bound: V
-            var reached: Int
-            var next: V
-            if let known = leastCount, known.count >= limit {
-                // As many as wanted share the least value ("cozo l": 26,000):
-                // no pass over the sums to count them.
-                (bound, reached, next) = (known.least, known.count, missed)
-            } else {
-                bound = firsts.map(\.least).min() ?? .max
-                guard bound < missed else { return }
-                let counts = eachPart { [bound] part in
-                    Self.countAtMost(bound, in: UnsafeBufferPointer(rebasing: rules[part]))
-                }
-                reached = counts.reduce(0) { $0 + $1.count }
-                next = counts.map(\.leastAbove).min() ?? .max
-            }
-            if reached < limit, next < missed {
-                let blockLeasts = Self.blockLeasts(of: UnsafeBufferPointer(rules), workers: workers)
-                var step = 1
-                var round = 0
-                while true {
-                    round += 1
-                    if round <= exactRounds {
-                        bound = next
-                    } else {
-                        step = step < 0x4000 ? step * 2 : step
-                        bound = V(min(max(Int(next), Int(bound) + step), Int(missed) - 1))
-                    }
-                    let counted = blockLeasts.withUnsafeBufferPointer {
-                        Self.countAtMost(bound, in: UnsafeBufferPointer(rules), blockLeasts: $0)
-                    }
-                    reached = counted.count
-                    next = counted.leastAbove
-                    guard reached < limit, next < missed else { break }
-                }
-            }
-            guard reached > 0 else { return }
+            // The blocks holding a sum at or below the bound: about `limit`
+            // of them, unless many share the bound.
+            let bound = Self.bound(reachedBy: limit, blockLeasts: UnsafeBufferPointer(leasts), missed: missed)
+            let blocks = Self.slots(in: 0..<blockCount, of: UnsafeBufferPointer(leasts), atMost: bound)
             ranks.withUnsafeBufferPointer { ranks in
             rankTiers.withUnsafeBufferPointer { tiers in
             engagedSlots.withUnsafeBufferPointer { engagedSlots in
                 let precedes = Self.packedOrder(ranks: ranks, documents: documentsView)
-                let collected = eachPart { [bound] part -> KeptCandidates in
-                    var kept = KeptCandidates(limit: limit)
-                    for slot in Self.slots(in: part, of: UnsafeBufferPointer(rules), atMost: bound).lazy.map(Int.init) {
-                        let ruleBits = V.ruleBits(of: rules[slot])
-                        if engagedSlots[slot] {
-                            let rank = ranks[slot]
-                            kept.engaged.append(PackedCandidate(
-                                key: ruleBits | rank.keyBits, doc: UInt32(slot)))
-                            continue
-                        }
-                        // A broad query has hundreds of thousands of matches at
-                        // its bound ("cozo l"): most are turned away by their
-                        // tier, without their rank (whose loads were two
-                        // thirds of this pass).
-                        if kept.isFull,
-                            Self.isBeaten(ruleBits: ruleBits, slot: slot, worst: kept.heap[0], tiers: tiers, ranks: ranks)
-                        {
-                            continue
-                        }
-                        let rank = ranks[slot]
-                        kept.offer(PackedCandidate(
-                            key: ruleBits | rank.keyBits, doc: UInt32(slot)),
-                            precedes: precedes)
+                let sums = UnsafeBufferPointer(sums)
+                /// Offers `slot` (a match at or below the bound) to `kept`.
+                @inline(__always)
+                func offer(_ slot: Int, to kept: inout KeptCandidates) {
+                    let ruleBits = V.ruleBits(of: sums[slot])
+                    if engagedSlots[slot] {
+                        kept.engaged.append(PackedCandidate(key: ruleBits | ranks[slot].keyBits, doc: UInt32(slot)))
+                    } else if !kept.isFull
+                        || !Self.isBeaten(ruleBits: ruleBits, slot: slot, worst: kept.heap[0], tiers: tiers, ranks: ranks)
+                    {
+                        kept.offer(PackedCandidate(key: ruleBits | ranks[slot].keyBits, doc: UInt32(slot)), precedes: precedes)
                     }
-                    return kept
                 }
-                // Parts kept no totals (counted above): only their best are merged.
-                for part in collected { kept.absorb(part, precedes: precedes) }
+                if blocks.count <= Self.tierRefinementRatio * limit || tiers.count < slotCount {
+                    // Each listed block's slots at or below the bound, as bits.
+                    let blockWorkers = blocks.count * blockSize >= parallelScanMinimum ? workers : 1
+                    let parts = Self.inParts(of: blocks.count, workers: blockWorkers) { part -> KeptCandidates in
+                        var kept = KeptCandidates(limit: limit)
+                        for block in blocks[part].lazy.map(Int.init) {
+                            var mask = Self.mask(ofBlock: block, in: sums, atMost: bound)
+                            while mask != 0 {
+                                offer(block * blockSize + mask.trailingZeroBitCount, to: &kept)
+                                mask &= mask &- 1
+                            }
+                        }
+                        return kept
+                    }
+                    // Parts kept no totals (counted above): only their best are merged.
+                    for part in parts { kept.absorb(part, precedes: precedes) }
+                    return
+                }
+                let tiered = Self.tieredBlocks(
+                    blocks, sums: sums, tiers: tiers, limit: limit,
+                    workers: blocks.count * blockSize >= parallelScanMinimum ? workers : 1)
+                for block in tiered.blocks.lazy.map(Int.init) {
+                    for slot in (block * blockSize)..<min(slotCount, (block + 1) * blockSize)
+                    where V.tiered(sums[slot], tier: tiers[slot]) <= tiered.bound {
+                        offer(slot, to: &kept)
+                    }
+                }
+                // A slot with views ranks by its engagement before its tier:
+                // one with the bound's rule values, whatever its tier, may be
+                // among the results.
+                for slot in engagedDocuments().lazy.map(Int.init)
+                where slot < slotCount && engagedSlots[slot] && V.Tiered(sums[slot]) <= tiered.bound >> 8
+                    && V.tiered(sums[slot], tier: tiers[slot]) > tiered.bound
+                {
+                    kept.engaged.append(PackedCandidate(key: V.ruleBits(of: sums[slot]) | ranks[slot].keyBits, doc: UInt32(slot)))
+                }
             }}}
-        }
+        }}
         return kept
+    }
+
+    /// Blocks at or below the rule bound beyond this many for each result
+    /// wanted are bounded again with their slots' tiers (`tieredBlocks`).
+    static let tierRefinementRatio = 2
+
+    /// Bit `i` set when slot `64 × block + i` has a value at or below
+    /// `bound` (values and bound below 2³¹).
+    @inline(__always)
+    static func mask<V: SlotValue>(ofBlock block: Int, in values: UnsafeBufferPointer<V>, atMost bound: V) -> UInt64 {
+        let start = block * leastBlockSize
+        guard start + leastBlockSize <= values.count else {
+            var mask: UInt64 = 0
+            for slot in start..<values.count where values[slot] <= bound { mask |= 1 << UInt64(slot - start) }
+            return mask
+        }
+        let block = UnsafeRawPointer(values.baseAddress! + start)
+        let stride = MemoryLayout<SIMD16<V>>.size
+        return lanesAtMost(bound, block) | lanesAtMost(bound, block + stride) << 16
+            | lanesAtMost(bound, block + 2 * stride) << 32 | lanesAtMost(bound, block + 3 * stride) << 48
+    }
+
+    /// Of `blocks` (more than `limit`, each holding a match), those whose
+    /// least tiered sum (`RuleSum.tiered`) is at or below `bound`, the `limit`th
+    /// least of those leasts: at least `limit` slots lie at or below it,
+    /// and any slot without views above it ranks after them all.
+    static func tieredBlocks<V: RuleSum>(
+        _ blocks: [Int32], sums: UnsafeBufferPointer<V>, tiers: UnsafeBufferPointer<UInt8>, limit: Int, workers: Int
+    ) -> (blocks: [Int32], bound: V.Tiered) {
+        let blockSize = leastBlockSize
+        let leasts = [V.Tiered](unsafeUninitializedCapacity: blocks.count) { buffer, initialized in
+            nonisolated(unsafe) let leasts = buffer
+            _ = inParts(of: blocks.count, workers: workers) { part in
+                for position in part {
+                    let start = Int(blocks[position]) * blockSize
+                    var least = V.Tiered.max
+                    if start + blockSize <= sums.count {
+                        // A fixed count: the form the compiler vectorises.
+                        var offset = 0
+                        while offset < blockSize {
+                            let value = V.tiered(sums[start &+ offset], tier: tiers[start &+ offset])
+                            least = value < least ? value : least
+                            offset &+= 1
+                        }
+                    } else {
+                        for slot in start..<sums.count { least = min(least, V.tiered(sums[slot], tier: tiers[slot])) }
+                    }
+                    leasts[position] = least
+                }
+            }
+            initialized = blocks.count
+        }
+        return leasts.withUnsafeBufferPointer { leasts in
+            let bound = Self.bound(reachedBy: limit, blockLeasts: leasts, missed: V.tiered(V.missed, tier: 0))
+            return (slots(in: 0..<leasts.count, of: leasts, atMost: bound).map { blocks[Int($0)] }, bound)
+        }
     }
 }

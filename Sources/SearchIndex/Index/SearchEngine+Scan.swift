@@ -310,9 +310,12 @@ extension SearchEngine {
     }
 
     /// Runs `body` on `workers` contiguous parts of `0..<count` at once (on
-    /// the calling thread alone for one), returning each part's result in order.
-    static func inParts<R>(of count: Int, workers: Int, _ body: (Range<Int>) -> R) -> [R] {
-        let parts = (0..<workers).map { (count * $0 / workers)..<(count * ($0 + 1) / workers) }
+    /// the calling thread alone for one), returning each part's result in
+    /// order. Every part but the last starts and ends at a multiple of
+    /// `alignment`.
+    static func inParts<R>(of count: Int, workers: Int, alignedTo alignment: Int = 1, _ body: (Range<Int>) -> R) -> [R] {
+        func edge(_ part: Int) -> Int { part == workers ? count : count * part / workers / alignment * alignment }
+        let parts = (0..<workers).map { edge($0)..<edge($0 + 1) }
         guard workers > 1 else { return [body(parts[0])] }
         var results = [R?](repeating: nil, count: workers)
         results.withUnsafeMutableBufferPointer { results in

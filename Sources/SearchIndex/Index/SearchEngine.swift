@@ -56,8 +56,9 @@ public struct SearchEngine: Sendable {
     /// Static rank of each document slot (parallel to `documents`).
     var ranks: [StaticRank] = []
     /// Each slot's static rank coarsened to a byte (`StaticRank.tier`):
-    /// what a broad query's last pass reads to turn most of its matches
-    /// away without loading their 16-byte ranks.
+    /// what a broad query reads to tell apart matches of equal rule values
+    /// (`RuleSum.tiered`) and to turn most of them away without loading
+    /// their 16-byte ranks.
     var rankTiers: [UInt8] = []
     /// Slots of documents that carry an expiration date.
     var expiringDocuments: Set<UInt32> = []
