@@ -293,6 +293,25 @@ import Testing
         #expect(scratch.idleMapsAreClean)
     }
 
+    /// Maps prepared ahead (as a warm does) are clean and lent to the first
+    /// query that borrows; preparing again for fewer slots keeps them.
+    @Test func preparedSlotMapsServeTheFirstBorrow() {
+        let scratch = SlotScratch()
+        scratch.prepare(slots: 2_000)
+        #expect(scratch.idleMapsAreClean)
+        scratch.withMaps(slots: 1_000) { codes, bits in
+            #expect(codes.count >= 2_000 && bits.count * 64 >= 2_000, "the prepared maps, not new ones for 1,000 slots")
+        }
+        scratch.prepare(slots: 500)
+        scratch.withMaps(slots: 10) { codes, _ in #expect(codes.count >= 2_000) }
+        scratch.prepare(slots: 3_000)
+        scratch.withMaps(slots: 2_500) { codes, bits in
+            #expect(codes.count >= 3_000 && bits.count * 64 >= 3_000)
+            #expect(codes.allSatisfy { $0 == TermProbe.miss } && bits.allSatisfy { $0 == 0 })
+        }
+        #expect(scratch.idleMapsAreClean)
+    }
+
     /// The field-map passes' block readers agree with a plain filter, on
     /// parts that start and end anywhere (not on a block's edge).
     @Test func blockReadersAgreeWithAPlainFilter() {

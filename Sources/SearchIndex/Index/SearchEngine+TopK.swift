@@ -215,6 +215,9 @@ extension SearchEngine {
         let starts = trie.children(of: TokenTrie.root).map(\.node)
             .filter { trie[$0].documentCount > topListThreshold }
             .sorted { trie[$0].documentCount > trie[$1].documentCount }
+        // The maps a query borrows to gather many candidates, made now
+        // rather than by the first such query.
+        if documents.count > sortedGatherLimit { Self.slotScratch.prepare(slots: documents.count) }
         let workers = min(Self.workerCount, starts.count)
         guard workers > 1 else { return warm(from: starts, mapsServe: mapsServe) }
         let engine = self

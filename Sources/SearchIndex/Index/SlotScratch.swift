@@ -65,6 +65,17 @@ final class SlotScratch: @unchecked Sendable {
         return body(lent.codes, lent.bits)
     }
 
+    /// Makes idle maps of at least `slots` slots unless there are some:
+    /// the first query to borrow them would otherwise fault in their
+    /// pages and fill them (at a million items, 0.6 ms of the first
+    /// two-term keystroke whose driving term has many postings).
+    func prepare(slots: Int) {
+        lock.lock(); defer { lock.unlock() }
+        guard !idle.contains(where: { $0.codes.count >= slots }) else { return }
+        if idle.count >= Self.idleLimit { idle.removeFirst().deallocate() }
+        idle.append(Maps(slots: slots + slots / 8))
+    }
+
     /// Whether every idle map is clean (for tests: a mark a query left
     /// behind would give a later query a false candidate).
     var idleMapsAreClean: Bool {
