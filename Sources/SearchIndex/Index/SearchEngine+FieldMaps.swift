@@ -716,7 +716,9 @@ extension SearchEngine {
                             }
                         }
                         total += Self.countAtMost(missed - 1, in: UnsafeBufferPointer(rebasing: sums[chunk])).count
-                        let finished = chunk.upperBound == part.upperBound ? blockCount : chunk.upperBound / blockSize
+                        // The part's last block may be short only at the end of the slots.
+                        let finished = chunk.upperBound == part.upperBound
+                            ? (part.upperBound + blockSize - 1) / blockSize : chunk.upperBound / blockSize
                         Self.writeBlockLeasts(of: UnsafeBufferPointer(sums), blocks: nextBlock..<finished, into: leasts)
                         nextBlock = max(nextBlock, finished)
                         chunkStart = chunk.upperBound
