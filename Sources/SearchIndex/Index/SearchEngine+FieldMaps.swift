@@ -427,30 +427,16 @@ extension SearchEngine {
     static func slots<V: SlotValue>(in part: Range<Int>, of values: UnsafeBufferPointer<V>, atMost bound: V) -> [Int32] {
         var found: [Int32] = []
         guard let base = values.baseAddress else { return found }
-        let blockSize = 64
+        let blockSize = leastBlockSize
         var start = part.lowerBound
         let blocksEnd = part.lowerBound + part.count / blockSize * blockSize
         while start < blocksEnd {
-            // A minimum over a fixed count is what the compiler vectorises
-            // (a count over a ranged loop stayed a branch a value).
-            var least = V.max
-            var offset = 0
-            while offset < blockSize {
-                let value = base[start &+ offset]
-                least = value < least ? value : least
-                offset &+= 1
-            }
-            if least <= bound {
+            if least(ofBlockAt: base + start) <= bound {
                 // The block's slots at or below as the bits of a mask, made
                 // by vector compares: a branch a slot, taken at random,
                 // was most of "cozo l", whose 26,000 results at its bound
                 // lie in every other block.
-                let block = UnsafeRawPointer(base + start)
-                let stride = MemoryLayout<SIMD16<V>>.size
-                var mask = Self.lanesAtMost(bound, block)
-                mask |= Self.lanesAtMost(bound, block + stride) << 16
-                mask |= Self.lanesAtMost(bound, block + 2 * stride) << 32
-                mask |= Self.lanesAtMost(bound, block + 3 * stride) << 48
+                var mask = Self.maskOfBlock(at: base + start, atMost: bound)
                 while mask != 0 {
                     found.append(Int32(start + mask.trailingZeroBitCount))
                     mask &= mask &- 1
@@ -460,6 +446,31 @@ extension SearchEngine {
         }
         for index in blocksEnd..<part.upperBound where base[index] <= bound { found.append(Int32(index)) }
         return found
+    }
+
+    /// The least of the 64 values at `values`: a minimum over a fixed
+    /// count, the form the compiler vectorises (a count over a ranged loop
+    /// stayed a branch a value).
+    @inline(__always)
+    private static func least<V: SlotValue>(ofBlockAt values: UnsafePointer<V>) -> V {
+        var least = V.max
+        var offset = 0
+        while offset < 64 {
+            let value = values[offset]
+            least = value < least ? value : least
+            offset &+= 1
+        }
+        return least
+    }
+
+    /// Bit `i` set when the `i`th of the 64 values at `values` is at most
+    /// `bound`, by vector compares.
+    @inline(__always)
+    private static func maskOfBlock<V: SlotValue>(at values: UnsafePointer<V>, atMost bound: V) -> UInt64 {
+        let block = UnsafeRawPointer(values)
+        let stride = MemoryLayout<SIMD16<V>>.size
+        return lanesAtMost(bound, block) | lanesAtMost(bound, block + stride) << 16
+            | lanesAtMost(bound, block + 2 * stride) << 32 | lanesAtMost(bound, block + 3 * stride) << 48
     }
 
     /// Bit `i` set when the `i`th of the sixteen values at `values` is at
@@ -486,7 +497,7 @@ extension SearchEngine {
         V.countAtMost(bound, in: values)
     }
 
-    /// Slots a block of block leasts covers.
+    /// Slots a block of block leasts covers (the 64 bits of a block's mask).
     static let leastBlockSize = 64
 
     /// Writes the least of each block of `leastBlockSize` values of
@@ -498,19 +509,11 @@ extension SearchEngine {
         let size = leastBlockSize
         for block in blocks {
             let start = block * size
-            var least = V.max
             if start + size <= values.count {
-                // A fixed count: the form the compiler vectorises.
-                var offset = 0
-                while offset < size {
-                    let value = values[start &+ offset]
-                    least = value < least ? value : least
-                    offset &+= 1
-                }
+                leasts[block] = least(ofBlockAt: values.baseAddress! + start)
             } else {
-                for index in start..<values.count { least = min(least, values[index]) }
+                leasts[block] = values[start...].min() ?? V.max
             }
-            leasts[block] = least
         }
     }
 
@@ -810,10 +813,7 @@ extension SearchEngine {
             for slot in start..<values.count where values[slot] <= bound { mask |= 1 << UInt64(slot - start) }
             return mask
         }
-        let block = UnsafeRawPointer(values.baseAddress! + start)
-        let stride = MemoryLayout<SIMD16<V>>.size
-        return lanesAtMost(bound, block) | lanesAtMost(bound, block + stride) << 16
-            | lanesAtMost(bound, block + 2 * stride) << 32 | lanesAtMost(bound, block + 3 * stride) << 48
+        return maskOfBlock(at: values.baseAddress! + start, atMost: bound)
     }
 
     /// Of `blocks` (more than `limit`, each holding a match), those whose
