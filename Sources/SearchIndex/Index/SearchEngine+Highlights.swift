@@ -94,7 +94,8 @@ extension SearchEngine {
         trie: UnsafePointer<TokenTrie>
     ) -> HighlightList? {
         guard Self.isPlain(bytes) else { return nil }
-        if let probes, probes.count == terms.count, probes.allSatisfy({ $0.singleLeadByte != nil }) {
+        // By index: `allSatisfy` hands each probe over as a copy.
+        if let probes, probes.count == terms.count, probes.indices.allSatisfy({ probes[$0].singleLeadByte != nil }) {
             return singleHeadHighlights(of: bytes, field: field, terms: terms, probes: probes)
         }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(bytes.count, 1)) { folded in
@@ -119,7 +120,7 @@ extension SearchEngine {
                     for (index, term) in terms.enumerated() {
                         guard let (typos, whole) = Self.hit(
                             ofTerm: index, node: node, probes: probes, evaluators: &evaluators, trie: trie,
-                            code: { $0.code(ofToken: token, scalars: tokenScalars, trie: trie) })
+                            code: { TermProbe.code(of: $0, token: token, scalars: tokenScalars, trie: trie) })
                         else { continue }
                         // A character of plain text folds to one scalar.
                         if typos == 0 && !whole && token.starts(withUTF8Of: term) {
@@ -175,9 +176,10 @@ extension SearchEngine {
     private static func hit(
         ofTerm index: Int, node: Int32, probes: UnsafeBufferPointer<TermProbe>?, evaluators: inout [TermEvaluator],
         trie: UnsafePointer<TokenTrie>,
-        code: (borrowing TermProbe) -> UInt8
+        code: (UnsafePointer<TermProbe>) -> UInt8
     ) -> (typos: UInt8, whole: Bool)? {
-        if let probes { return TermProbe.hit(ofCode: code(probes[index])) }
+        // By address: a probe handed over whole is copied (`TermProbe.code(of:…)`).
+        if let probes { return TermProbe.hit(ofCode: code(probes.baseAddress.unsafelyUnwrapped + index)) }
         guard let hit = evaluators[index].hit(for: node, trie: trie.pointee) else { return nil }
         return (hit.typos, hit.whole)
     }
@@ -274,7 +276,7 @@ extension SearchEngine {
                     for (index, term) in terms.enumerated() {
                         guard let (typos, whole) = Self.hit(
                             ofTerm: index, node: node, probes: probes, evaluators: &evaluators, trie: trie,
-                            code: { $0.code(ofToken: utf8, scalars: scalars, trie: trie) })
+                            code: { TermProbe.code(of: $0, token: utf8, scalars: scalars, trie: trie) })
                         else { continue }
                         if typos == 0 && !whole && token.text.hasPrefix(term) {
                             // Cover the original characters that fold to the term.

@@ -177,10 +177,8 @@ struct TermProbe: Sendable {
     /// The prefixes a token with `head` may match: every one, or with the
     /// lead filter those sharing its lead; nil when the filter turns it away.
     @inline(__always)
-    private func candidatePrefixes(
-        of head: UInt64, count: Int, leadFilter: UnsafeBufferPointer<UInt64>
-    ) -> Range<Int>? {
-        guard !leadFilter.isEmpty else { return 0..<count }
+    private func candidatePrefixes(of head: UInt64) -> Range<Int>? {
+        guard !leadFilter.isEmpty else { return prefixes.indices }
         let lead = Int(head >> 48)
         if leadFilter[lead >> 6] & (1 << UInt64(lead & 63)) == 0 { return nil }
         return prefixesSharingLead(of: head)
@@ -194,38 +192,40 @@ struct TermProbe: Sendable {
     /// (every array it holds retained and released), about 4% of a
     /// five-letter keystroke at a million items.
     func code(ofToken utf8: UnsafeBufferPointer<UInt8>, scalars: UnsafeBufferPointer<UInt32>, trie: UnsafePointer<TokenTrie>) -> UInt8 {
+        withUnsafePointer(to: self) { Self.code(of: $0, token: utf8, scalars: scalars, trie: trie) }
+    }
+
+    /// `code(ofToken:scalars:trie:)` of the probe at `probe`, read in
+    /// place. A probe handed to a call whole (from a buffer of them, to a
+    /// closure or a method that reads its arrays) is copied first, a
+    /// retain and a release of each of its arrays: for every token a
+    /// highlight tested, a tenth of a seven-letter keystroke's main thread
+    /// at a million items.
+    @inline(__always)
+    static func code(
+        of probe: UnsafePointer<TermProbe>, token utf8: UnsafeBufferPointer<UInt8>, scalars: UnsafeBufferPointer<UInt32>,
+        trie: UnsafePointer<TokenTrie>
+    ) -> UInt8 {
         let head = TokenArena.head(of: utf8)
-        if let code = singleCode(head: head, length: utf8.count) { return code }
+        if let code = probe.pointee.singleCode(head: head, length: utf8.count) { return code }
         // Through the lead filter, as the scan: a term with two typos has
         // hundreds of prefixes, and every token of fifty titles tried
         // each one.
-        let best = leadFilter.withUnsafeBufferPointer { leadFilter in
-            prefixes.withUnsafeBufferPointer { prefixes in
-                prefixCode(of: head, leadFilter: leadFilter, prefixes: prefixes) { utf8.starts(withUTF8Of: $0.text!) }
+        guard let candidates = probe.pointee.candidatePrefixes(of: head) else { return miss }
+        var best = miss
+        for index in candidates
+        where head & probe.pointee.prefixes[index].mask == probe.pointee.prefixes[index].bits
+            && probe.pointee.prefixes[index].code < best
+        {
+            // A prefix longer than eight bytes: the head alone cannot decide.
+            if !probe.pointee.prefixes[index].needsWalk || utf8.starts(withUTF8Of: probe.pointee.prefixes[index].text!) {
+                best = probe.pointee.prefixes[index].code
             }
         }
-        guard best != Self.miss, hasWholeNode(atDepth: scalars.count), let node = trie.pointee.node(ofScalars: scalars)
+        guard best != miss, probe.pointee.hasWholeNode(atDepth: scalars.count),
+            let node = trie.pointee.node(ofScalars: scalars)
         else { return best }
-        return improved(best, byWholeNode: node)
-    }
-
-    /// The least code of the prefixes a token with `head` lies under, or
-    /// `miss`; `reaches` decides for a prefix longer than eight bytes,
-    /// which the head alone cannot. (Whole-word codes are added apart:
-    /// `improved(_:byWholeNode:)`.)
-    @inline(__always)
-    private func prefixCode(
-        of head: UInt64, leadFilter: UnsafeBufferPointer<UInt64>, prefixes: UnsafeBufferPointer<Prefix>,
-        reaches: (Prefix) -> Bool
-    ) -> UInt8 {
-        guard let candidates = candidatePrefixes(of: head, count: prefixes.count, leadFilter: leadFilter) else {
-            return Self.miss
-        }
-        var best = Self.miss
-        for prefix in prefixes[candidates] where head & prefix.mask == prefix.bits && prefix.code < best {
-            if !prefix.needsWalk || reaches(prefix) { best = prefix.code }
-        }
-        return best
+        return probe.pointee.improved(best, byWholeNode: node)
     }
 
     @inline(__always)
