@@ -127,10 +127,15 @@ extension TokenTrie {
     ) -> TermMatches {
         var halves: [[Child]] = [[], []]
         var loads = [0, 0]
-        for first in firsts.sorted(by: { nodes[Int($0.node)].subtreeCount > nodes[Int($1.node)].subtreeCount }) {
+        // Each child's load read once: read in the comparison, a child's
+        // node was a cache miss for every comparison it took part in (the
+        // sort was a twentieth of a five-letter keystroke's main thread at
+        // a million items).
+        let weighted = firsts.map { (child: $0, load: nodes[Int($0.node)].subtreeCount) }
+        for (first, load) in weighted.sorted(by: { $0.load > $1.load }) {
             let half = loads[0] <= loads[1] ? 0 : 1
             halves[half].append(first)
-            loads[half] += nodes[Int(first.node)].subtreeCount
+            loads[half] += load
         }
         var parts = [TermMatches](repeating: TermMatches(prefix: [:], whole: [:]), count: 2)
         parts.withUnsafeMutableBufferPointer { parts in
