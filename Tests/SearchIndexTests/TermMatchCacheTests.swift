@@ -37,4 +37,29 @@ import Testing
         #expect(cache.knownCodeMap(for: "a") != nil)
         #expect(cache.knownCodeMap(for: "b") == nil)
     }
+
+    /// A term that extends a remembered one (the next keystroke, or a few
+    /// characters pasted) is walked only below that one's matches, found
+    /// by the term's first scalars, whatever their bytes. Shown by
+    /// remembering the shorter term's matches from a trie without the
+    /// words (none), which only a test does: walked below none, the longer
+    /// term finds none either, where a whole walk finds them.
+    @Test func aTermExtendingARememberedOneIsWalkedBelowItsMatches() {
+        var trie = TokenTrie()
+        for (doc, word) in ["москвариум", "москва", "мостик"].enumerated() {
+            trie.insert(word, posting: .init(doc: UInt32(doc), field: 0))
+        }
+        var other = TokenTrie()
+        other.insert("berlin", posting: .init(doc: 0, field: 0))
+        for term in ["москва", "москвари"] {
+            #expect(!trie.matches(for: term, narrowing: nil).prefix.isEmpty, "\(term)")
+        }
+        let cache = TermMatchCache()
+        #expect(cache.matches(for: "москв", in: other).prefix.isEmpty)
+        // One scalar more, then three at once (past "москвар", which is not remembered).
+        #expect(cache.matches(for: "москва", in: trie).prefix.isEmpty)
+        #expect(cache.matches(for: "москвари", in: trie).prefix.isEmpty)
+        // With nothing remembered before it, a term is walked whole.
+        #expect(!TermMatchCache().matches(for: "москва", in: trie).prefix.isEmpty)
+    }
 }
