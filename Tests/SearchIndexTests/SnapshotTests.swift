@@ -109,6 +109,21 @@ import Testing
         }
     }
 
+    /// The best lists' threshold follows the index's size (a thousandth
+    /// of its slots, from 500 to 2,000) until it is set; a snapshot keeps
+    /// the value it was saved with, which a loaded index then holds.
+    @Test func theListThresholdFollowsTheIndexSizeUntilSetAndLoadsAsSaved() throws {
+        #expect(SearchEngine.sizedTopListThreshold(slots: 0) == 500)
+        #expect(SearchEngine.sizedTopListThreshold(slots: 100_000) == 500)
+        #expect(SearchEngine.sizedTopListThreshold(slots: 1_000_000) == 1_000)
+        #expect(SearchEngine.sizedTopListThreshold(slots: 5_000_000) == 2_000)
+        var engine = SearchEngine()
+        #expect(engine.topListThreshold == 500)
+        engine.topListThreshold = 7
+        #expect(try Self.load(try Self.bytes(of: engine)).topListThreshold == 7)
+        #expect(try Self.load(try Self.bytes(of: SearchEngine())).topListThreshold == 500)
+    }
+
     @Test(arguments: [5, 6])
     func loadedEngineAnswersAndChangesAsTheOriginal(seed: UInt64) throws {
         var original = busyEngine(seed)
@@ -154,21 +169,6 @@ import Testing
 
     /// The same, loaded as a file whose checksum held is: borrowing, and
     /// taking each attribute set's stored tail instead of walking it.
-    /// The best lists' threshold follows the index's size (a thousandth
-    /// of its slots, from 500 to 2,000) until it is set; a snapshot keeps
-    /// the value it was saved with, which a loaded index then holds.
-    @Test func theListThresholdFollowsTheIndexSizeUntilSetAndLoadsAsSaved() throws {
-        #expect(SearchEngine.sizedTopListThreshold(slots: 0) == 500)
-        #expect(SearchEngine.sizedTopListThreshold(slots: 100_000) == 500)
-        #expect(SearchEngine.sizedTopListThreshold(slots: 1_000_000) == 1_000)
-        #expect(SearchEngine.sizedTopListThreshold(slots: 5_000_000) == 2_000)
-        var engine = SearchEngine()
-        #expect(engine.topListThreshold == 500)
-        engine.topListThreshold = 7
-        #expect(try Self.load(try Self.bytes(of: engine)).topListThreshold == 7)
-        #expect(try Self.load(try Self.bytes(of: SearchEngine())).topListThreshold == 500)
-    }
-
     @Test func aVerifiedLoadAnswersAndChangesAsTheOriginal() throws {
         try Self.$loadsBorrow.withValue(true) {
             try Self.$loadsVerified.withValue(true) { try loadedEngineAnswersAndChangesAsTheOriginal(seed: 7) }
