@@ -730,10 +730,16 @@ extension SearchEngine {
                 }
             }
             kept.total = totals.reduce(0, +)
-            for slot in expiringDocuments where expirations[Int(slot)] <= now {
-                if sums[Int(slot)] < missed { kept.total -= 1 }
-                sums[Int(slot)] = .max
-                let block = Int(slot) / blockSize
+            // Only an expired slot that held its block's least can raise
+            // it; each such block is read again once, after them all (a
+            // block of many expired slots was read again for each).
+            var raisedBlocks: Set<Int> = []
+            for slot in expiringDocuments.lazy.map(Int.init) where expirations[slot] <= now {
+                if sums[slot] < missed { kept.total -= 1 }
+                if sums[slot] == leasts[slot / blockSize] { raisedBlocks.insert(slot / blockSize) }
+                sums[slot] = .max
+            }
+            for block in raisedBlocks {
                 Self.writeBlockLeasts(of: UnsafeBufferPointer(sums), blocks: block..<(block + 1), into: leasts)
             }
             guard limit > 0 else { return }
