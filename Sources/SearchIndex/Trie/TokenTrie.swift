@@ -550,51 +550,79 @@ struct TokenTrie: Sendable {
         ownPostings()
         precondition(tokens.count == heads.count && heads.count == postings.count)
         let (order, repeats) = Self.byteOrder(tokens, heads: heads)
-        var nodesOut = [Int32](repeating: Self.root, count: tokens.count)
-        var placesOut = [UInt32](repeating: 0, count: tokens.count)
-        var previousOfDocument = countingDocuments ? DocumentTokens(postings) : nil
         // Read in insert order in a loop of their own: one after another,
-        // the processor overlaps their misses (the loop below waits on each).
-        var ordered = [(head: UInt64, posting: Posting)]()
-        ordered.reserveCapacity(order.count)
-        for index in order { ordered.append((heads[index], postings[index])) }
-        var previous = -1
-        for (position, index) in order.enumerated() {
+        // the processor overlaps their misses (the walk below waits on each).
+        var orderedTokens: [String] = []
+        var orderedHeads: [UInt64] = []
+        var orderedPostings: [Posting] = []
+        orderedTokens.reserveCapacity(order.count)
+        orderedHeads.reserveCapacity(order.count)
+        orderedPostings.reserveCapacity(order.count)
+        for index in order {
+            orderedTokens.append(tokens[index])
+            orderedHeads.append(heads[index])
+            orderedPostings.append(postings[index])
+        }
+        var previousOfDocument = countingDocuments ? DocumentTokens(postings) : nil
+        // Each token's node, by its place in insert order.
+        var walked = [Int32](repeating: Self.root, count: order.count)
+        for position in order.indices {
             // Scalars shared with the document's previous token (-1: none), or uncounted.
             var shared = Int.max
             if countingDocuments {
-                let (head, posting) = ordered[position]
-                let before = previousOfDocument!.exchange(posting.doc, index, head: head)
+                let head = orderedHeads[position]
+                let before = previousOfDocument!.exchange(orderedPostings[position].doc, position, head: head)
                 if before.index < 0 {
                     shared = -1
                 } else if before.head != head {
                     shared = Self.sharedScalarCount(head, before.head)
                 } else {
-                    shared = Self.sharedScalarCount(tokens[Int(before.index)], tokens[index])
+                    shared = Self.sharedScalarCount(orderedTokens[Int(before.index)], orderedTokens[position])
                 }
             }
-            let node: Int32
             if repeats[position] {
                 // A repeated token: its path is walked once, counted again.
-                node = nodesOut[previous]
-                var current = node
+                var current = walked[position - 1]
+                walked[position] = current
                 while current >= 0 {
                     nodes[Int(current)].subtreeCount += 1
                     if Int(nodes[Int(current)].depth) > shared { nodes[Int(current)].documentCount += 1 }
                     current = nodes[Int(current)].parent
                 }
             } else {
-                node = Self.withScalars(of: tokens[index]) { makePath($0, countingBelow: shared) }
+                walked[position] = Self.withScalars(of: orderedTokens[position]) { makePath($0, countingBelow: shared) }
             }
-            placesOut[index] = UInt32(nodes[Int(node)].postingList.count)
-            nodesOut[index] = node
-            nodes[Int(node)].postingList.append(ordered[position].posting)
-            previous = index
+        }
+        // Each node's list length read in a loop of its own, where their
+        // misses overlap (read on the walk, each was a wait: a third of
+        // this function's own samples at a million items); a repeated
+        // token's place follows the one before it. Then each node's run
+        // of postings is appended at once (one check and at most one
+        // growth a run, where there was one of each a posting).
+        var places = [UInt32](repeating: 0, count: order.count)
+        for position in order.indices {
+            places[position] = repeats[position]
+                ? places[position - 1] + 1 : UInt32(nodes[Int(walked[position])].postingList.count)
+        }
+        var nodesOut = [Int32](repeating: Self.root, count: tokens.count)
+        var placesOut = [UInt32](repeating: 0, count: tokens.count)
+        orderedPostings.withUnsafeBufferPointer { orderedPostings in
+            var start = 0
+            while start < order.count {
+                var end = start + 1
+                while end < order.count, repeats[end] { end += 1 }
+                nodes[Int(walked[start])].postingList.append(contentsOf: UnsafeBufferPointer(rebasing: orderedPostings[start..<end]))
+                start = end
+            }
+        }
+        for (position, index) in order.enumerated() {
+            nodesOut[index] = walked[position]
+            placesOut[index] = places[position]
         }
         return (nodesOut, placesOut)
     }
 
-    /// Each document's latest token in a batch (its index and head), by
+    /// Each document's latest token in a batch (its place in insert order and its head), by
     /// slot: an array over the batch's span of slots (a bulk import's are
     /// consecutive), a table when they lie far apart.
     private struct DocumentTokens {
@@ -613,7 +641,7 @@ struct TokenTrie: Sendable {
             }
         }
 
-        /// The token before `index` of the document (index -1: none); `index` is its latest from now on.
+        /// The document's token before the one at `index` (index -1: none); `index` is its latest from now on.
         mutating func exchange(_ doc: UInt32, _ index: Int, head: UInt64) -> Latest {
             if usesTable { return table.updateValue((Int32(index), head), forKey: doc) ?? (-1, 0) }
             let before = latest[Int(doc - first)]
