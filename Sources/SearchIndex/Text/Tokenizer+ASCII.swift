@@ -2,12 +2,25 @@
 /// ASCII text, on bytes: no per-character folding, no `Character` walks.
 /// Tests hold it to the general path's output.
 extension Tokenizer {
-    static func asciiIndexTokens(_ bytes: [UInt8]) -> [Token] {
+    static func asciiIndexTokens(_ bytes: UnsafeBufferPointer<UInt8>) -> [Token] {
         var tokens: [Token] = []
         var groups: [Token] = []
+        // Room for a token every four bytes, more than words take: the
+        // array is made once, not grown token by token.
+        tokens.reserveCapacity(bytes.count / 4 + 2)
 
-        func string(_ slice: ArraySlice<UInt8>) -> String {
-            String(decoding: slice.map(foldedASCII), as: UTF8.self)
+        // Folded straight into the string's storage (a token of at most 15
+        // bytes, most of them, stays in the string itself): mapped into
+        // an array first, each token was an allocation and a free.
+        func string(_ slice: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+            String(unsafeUninitializedCapacity: slice.count) { buffer in
+                var written = 0
+                for byte in slice {
+                    buffer[written] = foldedASCII(byte)
+                    written += 1
+                }
+                return written
+            }
         }
         func flushGroups() {
             tokens.append(contentsOf: groups)

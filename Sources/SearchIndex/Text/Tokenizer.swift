@@ -29,14 +29,14 @@ public enum Tokenizer {
         let bytes = Array(text.utf8)
         // Byte offsets are character offsets in ASCII, except after "\r\n"
         // (one Character): text with a carriage return takes the general path.
-        if bytes.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) { return asciiIndexTokens(bytes) }
+        if bytes.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) { return bytes.withUnsafeBufferPointer(asciiIndexTokens) }
         return generalIndexTokens(text)
     }
 
     /// `indexTokens` of text given as UTF-8 (a string is made only when
     /// the text is not plain ASCII).
     static func indexTokens(utf8: UnsafeBufferPointer<UInt8>) -> [Token] {
-        if utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) { return asciiIndexTokens(Array(utf8)) }
+        if utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) { return asciiIndexTokens(utf8) }
         return generalIndexTokens(String(decoding: utf8, as: UTF8.self))
     }
 
