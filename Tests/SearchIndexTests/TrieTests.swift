@@ -385,6 +385,48 @@ import Testing
         #expect(expected[""] == 100)
     }
 
+    /// A bulk build of several chunks (each chunk's documents built while
+    /// the one before goes into the trie, its postings appended by runs)
+    /// leaves the trie (each token's postings in order, document and
+    /// subtree counts) and gives the answers of the same items indexed one
+    /// at a time, token by token; deletes then find the same postings.
+    @Test func aBulkBuildOfSeveralChunksLeavesWhatOneAtATimeLeaves() {
+        let count = SearchEngine.refreshChunk + 300
+        let words = ["bren", "brenda", "brent", "harbour", "harbor", "北极", "北极光", "zoë", "lantern", "abcdefghij"]
+        let items = (0..<count).map { n in
+            item("doc/\(n * 7919 % count)", title: "\(words[n % words.count]) \(words[n * 7 % words.count]) \(n % 89)",
+                 description: "\(words[n * 3 % words.count])s quay \(n % 13)", keywords: n % 4 == 0 ? ["tide \(n % 5)"] : [])
+        }
+        let bulk = engine(items)
+        var oneByOne = SearchEngine()
+        // In identifier order, the slots the bulk build gives.
+        for item in items.sorted(by: { $0.uniqueIdentifier < $1.uniqueIdentifier }) { oneByOne.index([item]) }
+        func contents(_ trie: TokenTrie) -> [String: [Int]] {
+            var out: [String: [Int]] = [:]
+            var stack: [Int32] = [TokenTrie.root]
+            while let node = stack.popLast() {
+                let postings = trie[node].postings.flatMap { [Int($0.doc), Int($0.field)] }
+                out[trie.token(at: node)] = [trie[node].documentCount, trie[node].subtreeCount] + postings
+                stack.append(contentsOf: trie.children(of: node).map(\.node))
+            }
+            return out
+        }
+        let expected = contents(oneByOne.trie)
+        #expect(expected[""]?.first == count)
+        #expect(contents(bulk.trie) == expected)
+        for query in ["bren", "harbour quay", "北极", "zoe", "tide 3", "lanter 4", "brenda brent"] {
+            #expect(bulk.ids(query) == oneByOne.ids(query), "\(query)")
+        }
+        // Deletes find each posting by the place the insert gave it.
+        let gone = stride(from: 0, to: count, by: 7).map { "doc/\($0)" }
+        var (bulkAfter, oneByOneAfter) = (bulk, oneByOne)
+        bulkAfter.deleteItems(identifiers: gone)
+        oneByOneAfter.deleteItems(identifiers: gone)
+        let remaining = contents(oneByOneAfter.trie)
+        #expect(remaining[""]?.first == count - gone.count)
+        #expect(contents(bulkAfter.trie) == remaining)
+    }
+
     @Test func sharedScalarsStopBeforeAScalarTheBytesPartInside() {
         #expect(TokenTrie.sharedScalarCount("北极", "北京") == 1)
         #expect(TokenTrie.sharedScalarCount("zoë", "zoé") == 2)
