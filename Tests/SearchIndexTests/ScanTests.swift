@@ -632,7 +632,9 @@ extension TermProbe {
         withUnsafePointer(to: trie) { trie in
             TokenTrie.withScalars(of: text) { scalars in
                 var text = text
-                return text.withUTF8 { code(ofToken: $0, scalars: scalars, trie: trie) }
+                return text.withUTF8 { utf8 in
+                    withUnsafePointer(to: self) { TermProbe.code(of: $0, token: utf8, scalars: scalars, trie: trie) }
+                }
             }
         }
     }

@@ -184,23 +184,18 @@ struct TermProbe: Sendable {
         return prefixesSharingLead(of: head)
     }
 
-    /// The hit code (field left 0) of the term against one token given as
-    /// its UTF-8 bytes and, the same, its scalars, or `miss`: a caller
-    /// testing many tokens makes each one's bytes and scalars once for
-    /// all its terms. The trie comes by address: passed by value
-    /// from a highlight's closures, it was copied for each token tested
-    /// (every array it holds retained and released), about 4% of a
-    /// five-letter keystroke at a million items.
-    func code(ofToken utf8: UnsafeBufferPointer<UInt8>, scalars: UnsafeBufferPointer<UInt32>, trie: UnsafePointer<TokenTrie>) -> UInt8 {
-        withUnsafePointer(to: self) { Self.code(of: $0, token: utf8, scalars: scalars, trie: trie) }
-    }
-
-    /// `code(ofToken:scalars:trie:)` of the probe at `probe`, read in
-    /// place. A probe handed to a call whole (from a buffer of them, to a
-    /// closure or a method that reads its arrays) is copied first, a
-    /// retain and a release of each of its arrays: for every token a
-    /// highlight tested, a tenth of a seven-letter keystroke's main thread
-    /// at a million items.
+    /// The hit code (field left 0) of the term of the probe at `probe`
+    /// against one token given as its UTF-8 bytes and, the same, its
+    /// scalars, or `miss`: a caller testing many tokens makes each one's
+    /// bytes and scalars once for all its terms.
+    ///
+    /// The probe and the trie come by address, and are read in place. A
+    /// probe handed to a call whole (from a buffer of them, to a closure
+    /// or a method that reads its arrays) is copied first, a retain and a
+    /// release of each of its arrays: for every token a highlight tested,
+    /// a tenth of a seven-letter keystroke's main thread at a million
+    /// items; the trie, passed by value from a highlight's closures, was
+    /// copied the same way (about 4% of a five-letter keystroke).
     @inline(__always)
     static func code(
         of probe: UnsafePointer<TermProbe>, token utf8: UnsafeBufferPointer<UInt8>, scalars: UnsafeBufferPointer<UInt32>,

@@ -599,13 +599,14 @@ struct TokenTrie: Sendable {
         // token's place follows the one before it. Then each node's run
         // of postings is appended at once (one check and at most one
         // growth a run, where there was one of each a posting).
-        var places = [UInt32](repeating: 0, count: order.count)
-        for position in order.indices {
-            places[position] = repeats[position]
-                ? places[position - 1] + 1 : UInt32(nodes[Int(walked[position])].postingList.count)
-        }
         var nodesOut = [Int32](repeating: Self.root, count: tokens.count)
         var placesOut = [UInt32](repeating: 0, count: tokens.count)
+        var place: UInt32 = 0
+        for (position, index) in order.enumerated() {
+            place = repeats[position] ? place + 1 : UInt32(nodes[Int(walked[position])].postingList.count)
+            nodesOut[index] = walked[position]
+            placesOut[index] = place
+        }
         orderedPostings.withUnsafeBufferPointer { orderedPostings in
             var start = 0
             while start < order.count {
@@ -614,10 +615,6 @@ struct TokenTrie: Sendable {
                 nodes[Int(walked[start])].postingList.append(contentsOf: UnsafeBufferPointer(rebasing: orderedPostings[start..<end]))
                 start = end
             }
-        }
-        for (position, index) in order.enumerated() {
-            nodesOut[index] = walked[position]
-            placesOut[index] = places[position]
         }
         return (nodesOut, placesOut)
     }
