@@ -153,7 +153,8 @@ extension SearchEngine {
             case .marked(let base)? = plan.counting,
             let marking = sharedMarking(of: matches, roots: plan.roots, outside: base)
         {
-            // This thread joins the marking once its results are made.
+            // This thread joins the marking once its results are made,
+            // when enough of it is left (`SharedMarking.joiningRuns`).
             let cover = base.map(subtreeCover)
             var answer: [SearchResult]?
             withUnsafeMutablePointer(to: &answer) { answerOut in
@@ -162,7 +163,9 @@ extension SearchEngine {
                     {
                         answerOut.pointee = results()
                         // No results from the lists: the query is enumerated, and counts again.
-                        if answerOut.pointee != nil { mark(marking, thread: 0, outside: cover) }
+                        if answerOut.pointee != nil, marking.runsLeft >= SharedMarking.joiningRuns {
+                            mark(marking, thread: 0, outside: cover)
+                        }
                     },
                     { mark(marking, thread: 1, outside: cover) })
             }
