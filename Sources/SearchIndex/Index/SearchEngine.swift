@@ -132,7 +132,7 @@ public struct SearchEngine: Sendable {
     /// From this many postings marked, a one-term count's marking is
     /// shared (`SharedMarking`): fewer than a count handed whole to the
     /// other core, as this thread makes its results meanwhile and then
-    /// joins, waiting on nothing.
+    /// joins (when enough is left: `SharedMarking.joiningRuns`).
     var sharedCountMarkingMinimum: Int { sharedCountMinimum / 8 }
     /// Subtrees with at least this many documents (and one slot in ten)
     /// keep a field map (`SearchEngine+FieldMaps`).
