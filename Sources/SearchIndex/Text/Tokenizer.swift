@@ -26,18 +26,25 @@ public struct Token: Sendable, Hashable {
 public enum Tokenizer {
     /// The tokens to index for `text`.
     public static func indexTokens(_ text: String) -> [Token] {
-        let bytes = Array(text.utf8)
-        // Byte offsets are character offsets in ASCII, except after "\r\n"
-        // (one Character): text with a carriage return takes the general path.
-        if bytes.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) { return bytes.withUnsafeBufferPointer(asciiIndexTokens) }
+        // The string's own UTF-8, read in place (copied into an array, it
+        // was an allocation a text).
+        var text = text
+        if let tokens = text.withUTF8({ isPlainASCII($0) ? asciiIndexTokens($0) : nil }) { return tokens }
         return generalIndexTokens(text)
     }
 
     /// `indexTokens` of text given as UTF-8 (a string is made only when
     /// the text is not plain ASCII).
     static func indexTokens(utf8: UnsafeBufferPointer<UInt8>) -> [Token] {
-        if utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) { return asciiIndexTokens(utf8) }
+        if isPlainASCII(utf8) { return asciiIndexTokens(utf8) }
         return generalIndexTokens(String(decoding: utf8, as: UTF8.self))
+    }
+
+    /// Whether the ASCII tokenizer reads `utf8`: byte offsets are character
+    /// offsets in ASCII, except after "\r\n" (one Character), so text with
+    /// a carriage return takes the general path.
+    private static func isPlainASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D }
     }
 
     private static func generalIndexTokens(_ text: String) -> [Token] {
