@@ -82,6 +82,37 @@ import Testing
     /// has nothing to highlight, and is decided without the tokenizer; a
     /// title with anything an ASCII term can reach (an ASCII word, or a
     /// full-width one, which folds to ASCII) still has its highlights.
+    /// A typo in a term's first letter matches tokens that start with
+    /// another letter than the term: each is highlighted whole, and the
+    /// title's other words (whose first letters no match starts with)
+    /// are not.
+    @Test func typoMatchesStartingWithAnotherLetterAreHighlighted() throws {
+        let e = engine([
+            item("h/1", title: "Harbor lights"),
+            item("h/2", title: "Karen Harbour"),
+            item("h/3", title: "Quiet arbors and harbors"),
+        ])
+        func highlights(_ text: String) -> [String: [Highlight]] {
+            let results = e.search(SearchQuery(text, limit: 10, now: referenceNow)).results
+            return Dictionary(uniqueKeysWithValues: results.map { ($0.uniqueIdentifier, $0.highlights) })
+        }
+        // A substituted first letter: "xarbor" is "harbor" (and a prefix
+        // of "harbors"), and "arbor" (a prefix of "arbors") with its first
+        // letter dropped; "harbour" is two typos away.
+        let substituted = highlights("xarbor")
+        #expect(substituted["h/1"] == [Highlight(field: "title", start: 0, length: 6)])
+        #expect(substituted["h/2"] == nil)
+        #expect(substituted["h/3"] == [
+            Highlight(field: "title", start: 6, length: 6), Highlight(field: "title", start: 17, length: 7),
+        ])
+        // A first letter left out: "arbour" is "harbour" with one inserted,
+        // and "arbor" (a prefix of "arbors", not "and") with one dropped.
+        let shortened = highlights("arbour")
+        #expect(shortened["h/2"] == [Highlight(field: "title", start: 6, length: 7)])
+        #expect(shortened["h/3"] == [Highlight(field: "title", start: 6, length: 6)])
+        #expect(shortened["h/1"] == nil)
+    }
+
     @Test func cjkTitlesFoundByASCIITermsHaveNoHighlights() throws {
         let e = engine([
             item("c/1", title: "北极光 夜空", keywords: ["karenina"]),

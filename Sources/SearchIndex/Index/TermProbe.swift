@@ -71,6 +71,11 @@ struct TermProbe: Sendable {
     /// that passes the filter tries only the prefixes that share its lead.
     private var leadShift: UInt64 = 64
     private var leadKeys: [UInt64] = []
+    /// A bit for each byte a token given as text can start with and still
+    /// match: the first byte of every prefix (all of them when a prefix
+    /// is the empty path). A whole-word match only improves a prefix
+    /// match, so the whole-word nodes add none.
+    private var leadBytes = SIMD4<UInt64>()
     /// A term that reaches one node, without typos, in at most eight bytes:
     /// one mask test per token given as text, and its node (or -1) for a
     /// whole word.
@@ -80,6 +85,13 @@ struct TermProbe: Sendable {
     /// many tokens turns most away by it before `singleCode`); nil for any
     /// other term.
     var singleLeadByte: UInt8? { single.map { UInt8(truncatingIfNeeded: $0.bits >> 56) } }
+
+    /// Whether a token given as text whose first byte, folded, is `lead`
+    /// can match: when not, `code(of:token:scalars:trie:)` is `miss`.
+    @inline(__always)
+    func mayMatch(lead: UInt8) -> Bool {
+        leadBytes[Int(lead >> 6)] >> UInt64(lead & 63) & 1 != 0
+    }
 
     /// For such a term, the code of a token of `length` bytes whose first
     /// eight, folded, are `head` (`TokenArena.head(of:)`); nil for any
@@ -126,6 +138,14 @@ struct TermProbe: Sendable {
             return Prefix(
                 bits: head, mask: mask, node: node, code: UInt8(typos) * 8 + 4, needsWalk: byteCount > 8,
                 text: byteCount > 8 ? trie.token(at: node) : nil)
+        }
+        for prefix in prefixes {
+            guard prefix.mask != 0 else {
+                leadBytes = SIMD4(repeating: ~0)
+                break
+            }
+            let lead = Int(prefix.bits >> 56)
+            leadBytes[lead >> 6] |= 1 << UInt64(lead & 63)
         }
         let wholes = matches.whole.sorted { $0.key < $1.key }
         wholeNodes = wholes.map(\.key)
