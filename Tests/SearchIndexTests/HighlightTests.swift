@@ -78,10 +78,6 @@ import Testing
         #expect(!text.withUnsafeBufferPointer { SearchEngine.containsNonPlainCandidate($0) })
     }
 
-    /// A title of CJK characters, found by an ASCII term in another field,
-    /// has nothing to highlight, and is decided without the tokenizer; a
-    /// title with anything an ASCII term can reach (an ASCII word, or a
-    /// full-width one, which folds to ASCII) still has its highlights.
     /// A typo in a term's first letter matches tokens that start with
     /// another letter than the term: each is highlighted whole, and the
     /// title's other words (whose first letters no match starts with)
@@ -113,6 +109,10 @@ import Testing
         #expect(shortened["h/1"] == nil)
     }
 
+    /// A title of CJK characters, found by an ASCII term in another field,
+    /// has nothing to highlight, and is decided without the tokenizer; a
+    /// title with anything an ASCII term can reach (an ASCII word, or a
+    /// full-width one, which folds to ASCII) still has its highlights.
     @Test func cjkTitlesFoundByASCIITermsHaveNoHighlights() throws {
         let e = engine([
             item("c/1", title: "北极光 夜空", keywords: ["karenina"]),
