@@ -214,18 +214,17 @@ extension Document {
         seconds == .infinity ? nil : Date(timeIntervalSinceReferenceDate: seconds)
     }
 
-    /// The document that is what the record at `record` alone says (a
-    /// loaded snapshot's usual kind), its fields read where the record
-    /// lies (a copy of the whole item first cost a retain and a release of
-    /// each of its references). It holds that record (`heldRecord`).
-    init(record: UnsafePointer<IndexRecord>, titleLength: Int, sources: SourceSet, domain: DomainName?) {
-        let packed = record.pointee.item.attributeSet.packed
+    /// The document that is what its record alone says (a loaded
+    /// snapshot's usual kind), made from that record's parts as a snapshot
+    /// has them, without making the record: it holds it (`heldRecord`).
+    init(
+        holding source: Source, uniqueIdentifier: String, domain: DomainName?, attributes: AttributeSet,
+        visibility: Visibility, titleLength: Int, sources: SourceSet
+    ) {
         self.init(
-            uniqueIdentifier: record.pointee.item.uniqueIdentifier,
-            domain: domain, shown: .attributes(packed.storage),
-            offsetAndSources: Self.offsetAndSources(packed.offset, sources),
-            titleAndFlags: Self.titleAndFlags(
-                titleLength, record.pointee.item.visibility, UInt8(Source.allCases.firstIndex(of: record.pointee.source)!)))
+            uniqueIdentifier: uniqueIdentifier, domain: domain, shown: .attributes(attributes.packed.storage),
+            offsetAndSources: Self.offsetAndSources(attributes.packed.offset, sources),
+            titleAndFlags: Self.titleAndFlags(titleLength, visibility, UInt8(Source.allCases.firstIndex(of: source)!)))
     }
 }
 

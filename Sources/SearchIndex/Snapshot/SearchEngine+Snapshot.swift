@@ -11,12 +11,13 @@ import Foundation
 ///
 /// ```
 /// header     magic · format · layout sizes · settings
-/// sets       every record's attribute set as its packed bytes, in record order (one array)
-/// records    chunks · (source, item)…           in document order; each set as its place in `sets`
-///                                                (each set there after its record word: `PackedStorage`)
+/// sets       every record's attribute set as its packed bytes, documents' records first (one array)
+/// records    chunks · (source, item)…           the records no document holds; each set as its place
+///                                                in `sets` (there after its record word: `PackedStorage`)
 /// activities count · JSON…                      rare: Codable is fast enough
 /// views      count · (identifier, [seconds])…
-/// documents  chunks · (kind, fields)…           kind 1: "as record n, which stands for it, says"
+/// documents  chunks · (kind, fields)…           kind 1: the record it holds (source, item), then its own
+///                                                few fields; kind 2: all of its fields
 /// slots      free slots · ranks · expirations · engaged flags
 /// trie       node columns · label counts · labels · child counts · children · posting counts · postings (a column)
 ///            · ordered ranges · free nodes · stamp · ordered limit · retired nodes
@@ -55,7 +56,9 @@ extension SearchEngine {
     /// 24: a set's tail left out when it has none of its fields
     /// (`PackedAttributes.absentTail`).
     /// 25: a thumbnail's first byte says which integers and caption it has.
-    static let snapshotFormat: UInt32 = 25
+    /// 26: a record a document holds written inside that document, not
+    /// among the records.
+    static let snapshotFormat: UInt32 = 26
 
     private static var layoutSizes: [UInt32] {
         [MemoryLayout<TokenTrie.Posting>.stride, MemoryLayout<TokenTrie.Child>.stride, MemoryLayout<TopEntry>.stride,
@@ -76,9 +79,9 @@ extension SearchEngine {
         try out.write(fieldMapMinimumDocuments)
         try out.write(fieldMapQueryMinimumSlots)
 
-        // Records in the order of the documents named as them, then the
-        // rest: a load builds each document from the record after the one
-        // before instead of one anywhere in the section.
+        // Records in the order of their documents, then the rest: the
+        // sets of neighbouring documents lie side by side in the run,
+        // where a load reads them through one window.
         var recordList: [IndexRecord] = []
         // The table read once: through the engine's accessor, each read
         // was a copy of it (a retain of its arrays) for every document.
@@ -106,20 +109,33 @@ extension SearchEngine {
             total + PackedStorage.recordHeaderSize + record.item.attributeSet.packed.canonicalLayout.count
         }
         try out.write(UInt64(setBytes))
+        // Where each record's set starts in the run.
+        var setStarts: [Int] = []
+        setStarts.reserveCapacity(recordList.count)
+        var setEnd = 0
         for record in recordList {
             // Canonical: a snapshot keeps no dictionary (a coded set is decoded).
             try record.item.attributeSet.packed.withCanonicalBytesAndTail { bytes, tail in
                 try out.write(PackedStorage.recordWord(count: bytes.count, tail: tail) ?? .max)
                 try out.write(raw: bytes)
+                setStarts.append(setEnd)
+                setEnd += PackedStorage.recordHeaderSize + bytes.count
             }
-        }
-        var setStart = 0
-        try Self.writeChunked(recordList, to: &out) { record, chunk in
-            try chunk.write(UInt8(Source.allCases.firstIndex(of: record.source)!))
-            try chunk.write(record.item, attributesAt: &setStart)
         }
         var recordPositions = [String: UInt32](minimumCapacity: recordList.count)
         for (position, record) in recordList.enumerated() { recordPositions[record.item.uniqueIdentifier] = UInt32(position) }
+        // A record a document says all of is written inside that document,
+        // which a load makes from it in one pass (read apart, a million
+        // records were made only to be read again by their documents and
+        // dropped); the records section has the rest.
+        let heldPositions = documents.indices.map { slot in
+            heldRecordPosition(of: documents[slot], records: recordList, positions: recordPositions)
+        }
+        var apart = [Bool](repeating: true, count: recordList.count)
+        for case let position? in heldPositions { apart[position] = false }
+        try Self.writeChunked(recordList.indices.filter { apart[$0] }, to: &out) { position, chunk in
+            try chunk.write(recordList[position], attributesAt: setStarts[position])
+        }
         let encoder = JSONEncoder()
         try out.write(activities.count)
         for activity in activities.values {
@@ -131,8 +147,10 @@ extension SearchEngine {
             try out.write(array: dates.map(\.timeIntervalSinceReferenceDate))
         }
 
-        try Self.writeChunked(documents, to: &out) { document, chunk in
-            try self.writeDocument(document, records: recordList, positions: recordPositions, to: &chunk)
+        try Self.writeChunked(Array(documents.indices), to: &out) { slot, chunk in
+            let held = heldPositions[slot]
+            try self.writeDocument(
+                documents[slot], holding: held.map { (recordList[$0], setStarts[$0]) }, to: &chunk)
         }
         try out.write(array: freeDocuments)
         try out.write(array: ranks)
@@ -237,11 +255,16 @@ extension SearchEngine {
                         var chunk = SnapshotReader(parts[index], owner: owner.map(ChunkOwner.init), verified: verified)
                         let first = firsts[index], count = firsts[index + 1] - first
                         var state = makeState()
+                        // Counted here and stored once: the chunks' counts
+                        // share cache lines, and a store an element from
+                        // each core made them bounce between the cores.
+                        var made = 0
+                        defer { done[index] = made }
                         do throws(SnapshotError) {
                             _ = try chunk.readCount()
-                            for offset in 0..<count {
-                                (out.baseAddress! + first + offset).initialize(to: try decode(&chunk, &state))
-                                done[index] += 1
+                            while made < count {
+                                (out.baseAddress! + first + made).initialize(to: try decode(&chunk, &state))
+                                made += 1
                             }
                             guard chunk.isAtEnd else {
                                 throw SnapshotError(.malformed, "a chunk does not end where its elements do")
@@ -264,29 +287,38 @@ extension SearchEngine {
         return elements
     }
 
-    /// Writes a document; one that is what its record alone says is written
-    /// as that record's place in the records section, where a loading
-    /// process finds it without hashing its identifier.
+    /// Where in `records` the record lies that `document` is written with
+    /// (`writeDocument`), if any: the record it holds, or one whose item it
+    /// says all of (a load makes the document hold that).
+    private func heldRecordPosition(of document: Document?, records: [IndexRecord], positions: [String: UInt32]) -> Int? {
+        guard let document, let position = positions[document.uniqueIdentifier].map(Int.init) else { return nil }
+        if document.holdsRecord { return position }
+        // Any other is found by identifier for its expiration, which only
+        // the engine's column keeps.
+        let expiry = slot(of: document.uniqueIdentifier).flatMap { Document.date(expiration(ofSlot: Int($0))) }
+        let record = records[position]
+        guard document.matches(record.item, expiration: expiry), canonicalID(of: record) == document.uniqueIdentifier else {
+            return nil
+        }
+        return position
+    }
+
+    /// Writes a document: with the record it is what alone says (its set
+    /// at `setStart` in the run) as that record, else its own fields.
     private func writeDocument(
-        _ document: Document?, records: [IndexRecord], positions: [String: UInt32], to out: inout SnapshotWriter
+        _ document: Document?, holding held: (record: IndexRecord, setStart: Int)?, to out: inout SnapshotWriter
     ) throws {
         guard let document else { return try out.write(UInt8(0)) }
-        // A document that holds its record is that record's (as a load
-        // makes it again); any other is found by identifier for its
-        // expiration, which only the engine's column keeps.
-        let expiry = document.holdsRecord ? nil : slot(of: document.uniqueIdentifier).flatMap { Document.date(expiration(ofSlot: Int($0))) }
-        if let position = positions[document.uniqueIdentifier],
-            document.holdsRecord || (document.matches(records[Int(position)].item, expiration: expiry)
-                && canonicalID(of: records[Int(position)]) == document.uniqueIdentifier)
-        {
+        if let held {
             try out.write(UInt8(1))
-            try out.write(position)
+            try out.write(held.record, attributesAt: held.setStart)
         } else {
             try out.write(UInt8(2))
             try out.write(document.uniqueIdentifier)
             try out.write(document.title)
             try out.write(document.contentType)
             try out.write(document.domainIdentifier)
+            let expiry = slot(of: document.uniqueIdentifier).flatMap { Document.date(expiration(ofSlot: Int($0))) }
             try out.write(expiry?.timeIntervalSinceReferenceDate)
             try out.write(UInt8(Visibility.allCases.firstIndex(of: document.visibility)!))
         }
@@ -357,6 +389,7 @@ extension SearchEngine {
 
         let (setStart, setCount) = try input.readArrayInPlace(of: UInt8.self)
         let sets = UnsafeRawBufferPointer(start: setStart, count: setCount)
+        // The records no document holds (the rest are in their documents).
         var loadedRecords = try Self.readChunked(from: &input) { chunk throws(SnapshotError) in
             try chunk.readRecord(attributesIn: sets)
         }
@@ -374,12 +407,9 @@ extension SearchEngine {
             engagements[identifier] = try input.readArray(of: Double.self).map(Date.init(timeIntervalSinceReferenceDate:))
         }
 
-        documents = try loadedRecords.withUnsafeBufferPointer { records throws(SnapshotError) in
-            nonisolated(unsafe) let records = records
-            return try Self.readChunked(from: &input, state: { DomainNameCache() }) {
-                chunk, names throws(SnapshotError) in
-                try Self.readDocument(from: &chunk, records: records, domains: &names)
-            }
+        documents = try Self.readChunked(from: &input, state: { SnapshotDomainNames() }) {
+            chunk, names throws(SnapshotError) in
+            try Self.readDocument(from: &chunk, sets: sets, domains: &names)
         }
         input.releaseConsumed()
         // The identifier-keyed tables (a million records moved in, the URL
@@ -505,8 +535,8 @@ extension SearchEngine {
         // second reference would make that change copy them all); the
         // local copy goes with this function, before any change.
         handOver.documents = []
-        for record in handOver.records {
-            guard let url = record.item.attributeSet.url else { continue }
+        func noteURL(of record: IndexRecord) {
+            guard let url = record.item.attributeSet.url else { return }
             let id = record.item.uniqueIdentifier
             switch record.source {
             case .item: tables.itemsByURL[url, default: []].insert(id)
@@ -514,6 +544,9 @@ extension SearchEngine {
             case .activity: break
             }
         }
+        // The expiration does not matter here: any will do.
+        for case let document? in documents { document.heldRecord(expiration: .infinity).map(noteURL) }
+        for record in handOver.records { noteURL(of: record) }
         // The table keeps the records no document holds (a document read
         // as its record's place holds it: `SearchEngine+Records`).
         tables.records = RecordTable(records: handOver.records.filter { record in
@@ -526,20 +559,18 @@ extension SearchEngine {
     }
 
     private static func readDocument(
-        from input: inout SnapshotReader, records: UnsafeBufferPointer<IndexRecord>, domains: inout DomainNameCache
+        from input: inout SnapshotReader, sets: UnsafeRawBufferPointer, domains: inout SnapshotDomainNames
     ) throws(SnapshotError) -> Document? {
         switch try input.read(UInt8.self) {
         case 0:
             return nil
         case 1:
-            let position = Int(try input.read(UInt32.self))
-            guard position < records.count else { throw SnapshotError(.malformed, "a document names no record") }
+            let held = try input.readHeldRecord(attributesIn: sets, domains: &domains)
             let titleLength = Int(try input.read(UInt32.self))
             let sources = try readSources(from: &input)
-            let record = records.baseAddress! + position
             return Document(
-                record: record, titleLength: titleLength, sources: sources,
-                domain: domains.name(for: record.pointee.item.domainIdentifier))
+                holding: held.source, uniqueIdentifier: held.identifier, domain: held.domain, attributes: held.attributes,
+                visibility: held.visibility, titleLength: titleLength, sources: sources)
         case 2:
             let identifier = try input.readString()
             let title = try input.readString()
@@ -571,20 +602,21 @@ extension SearchEngine {
 
     private static func readTrie(from input: inout SnapshotReader) throws(SnapshotError) -> TokenTrie {
         let count = try input.readCount()
-        let parents: [Int32] = try input.readArray()
-        let scalars: [UInt32] = try input.readArray()
-        let depths: [Int32] = try input.readArray()
-        let labelCounts: [UInt32] = try input.readArray()
-        let labels: [UInt32] = try input.readArray()
-        let subtreeCounts: [Int] = try input.readArray()
-        let documentCounts: [Int] = try input.readArray()
-        let stamps: [UInt32] = try input.readArray()
-        let childCounts: [UInt32] = try input.readArray()
+        // Read where they lie: each is read once, into the nodes.
+        let parents: SnapshotValues<Int32> = try input.readValues()
+        let scalars: SnapshotValues<UInt32> = try input.readValues()
+        let depths: SnapshotValues<Int32> = try input.readValues()
+        let labelCounts: SnapshotValues<UInt32> = try input.readValues()
+        let labels: SnapshotValues<UInt32> = try input.readValues()
+        let subtreeCounts: SnapshotValues<Int> = try input.readValues()
+        let documentCounts: SnapshotValues<Int> = try input.readValues()
+        let stamps: SnapshotValues<UInt32> = try input.readValues()
+        let childCounts: SnapshotValues<UInt32> = try input.readValues()
         let (children, childTotal) = try input.readArrayInPlace(of: TokenTrie.Child.self)
-        let postingCounts: [UInt32] = try input.readArray()
+        let postingCounts: SnapshotValues<UInt32> = try input.readValues()
         let (postings, postingTotal, lender) = try input.readColumnInPlace(of: TokenTrie.Posting.self)
-        let orderedLows: [UInt32] = try input.readArray()
-        let orderedHighs: [UInt32] = try input.readArray()
+        let orderedLows: SnapshotValues<UInt32> = try input.readValues()
+        let orderedHighs: SnapshotValues<UInt32> = try input.readValues()
         let freeNodes: [Int32] = try input.readArray()
         let stampCounter = try input.read(UInt32.self)
         let orderedLimit = try input.read(Int32.self)
@@ -609,17 +641,22 @@ extension SearchEngine {
         }
         // Where each node's children and postings start, checked before any
         // node is built; then the nodes are built on every core at once.
-        var childStarts = [Int](repeating: 0, count: count + 1)
-        var postingStarts = [Int](repeating: 0, count: count + 1)
-        var labelStarts = [Int](repeating: 0, count: count + 1)
-        // Each node's children after its first, in the trie's pool.
-        var moreStarts = [Int](repeating: 0, count: count + 1)
-        for index in 0..<count {
-            moreStarts[index + 1] = moreStarts[index] + max(0, Int(childCounts[index]) - 1)
-            childStarts[index + 1] = childStarts[index] + Int(childCounts[index])
-            postingStarts[index + 1] = postingStarts[index] + Int(postingCounts[index])
-            labelStarts[index + 1] = labelStarts[index] + Int(labelCounts[index])
+        func starts(_ size: (Int) -> Int) -> [Int] {
+            [Int](unsafeUninitializedCapacity: count + 1) { starts, initialized in
+                var sum = 0
+                for index in 0..<count {
+                    starts[index] = sum
+                    sum += size(index)
+                }
+                starts[count] = sum
+                initialized = count + 1
+            }
         }
+        let childStarts = starts { Int(childCounts[$0]) }
+        let postingStarts = starts { Int(postingCounts[$0]) }
+        let labelStarts = starts { Int(labelCounts[$0]) }
+        // Each node's children after its first, in the trie's pool.
+        let moreStarts = starts { max(0, Int(childCounts[$0]) - 1) }
         guard childStarts[count] == childTotal, postingStarts[count] == postingTotal, labelStarts[count] == labels.count,
               labels.count <= Int(UInt32.max) else {
             throw SnapshotError(.malformed, "the trie's children, postings or labels do not add up")

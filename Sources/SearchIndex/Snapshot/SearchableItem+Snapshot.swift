@@ -22,6 +22,14 @@ extension SnapshotWriter {
         try write(UInt32(tail))
         setStart += PackedStorage.recordHeaderSize + count
     }
+
+    /// Writes `record`: its source's byte, then its item, whose attribute
+    /// set's bytes were written at `setStart` in the run of sets.
+    mutating func write(_ record: IndexRecord, attributesAt setStart: Int) throws {
+        try write(UInt8(Source.allCases.firstIndex(of: record.source)!))
+        var start = setStart
+        try write(record.item, attributesAt: &start)
+    }
 }
 
 extension SnapshotReader {
@@ -39,6 +47,24 @@ extension SnapshotReader {
             visibility: visibility))
     }
 
+    /// The parts of a document that holds its record, read from that
+    /// record as `write(_:attributesAt:)` wrote it, without making the
+    /// record: its strings, its domain's shared object from `domains`, and
+    /// its set, read in place. In a verified file the set's record word is
+    /// taken as written (see `readAttributes`).
+    mutating func readHeldRecord(
+        attributesIn sets: UnsafeRawBufferPointer, domains: inout SnapshotDomainNames
+    ) throws(SnapshotError) -> (source: Source, identifier: String, domain: DomainName?, visibility: Visibility, attributes: AttributeSet) {
+        let source = try readSource()
+        let identifier = try readString()
+        let domain = try readBool() ? domains.name(for: try readBytes(Int(try read(UInt32.self)))) : nil
+        // The expiration: the engine's column, read with the others, has it.
+        _ = try readOptional(Double.self)
+        let visibility = try readVisibility()
+        let attributes = try readAttributes(in: sets, trustingWords: verified)
+        return (source, identifier, domain, visibility, attributes)
+    }
+
     mutating func readVisibility() throws(SnapshotError) -> Visibility {
         let index = Int(try read(UInt8.self))
         guard index < Visibility.allCases.count else { throw SnapshotError(.malformed, "unknown visibility \(index)") }
@@ -49,7 +75,15 @@ extension SnapshotReader {
     /// file they come from was verified: then its stored tail is taken as
     /// written (walking a million sets was half of reading the records, a
     /// sixth of a cold start at a million items).
-    mutating func readAttributes(in sets: UnsafeRawBufferPointer) throws(SnapshotError) -> AttributeSet {
+    ///
+    /// With `trustingWords` (a verified file's documents), a set's record
+    /// word is not read either: its writer put it there, and reading it
+    /// touched every page of the run during the load (a fifth of reading
+    /// the records at a million items); results read it when they show
+    /// the set.
+    mutating func readAttributes(
+        in sets: UnsafeRawBufferPointer, trustingWords: Bool = false
+    ) throws(SnapshotError) -> AttributeSet {
         let start = try read(UInt64.self)
         let count = Int(try read(UInt32.self))
         let tail = Int(try read(UInt32.self))
@@ -62,7 +96,7 @@ extension SnapshotReader {
         // record says and the file was verified or its bytes are a set.
         let recordStart = Int(start) - PackedStorage.recordHeaderSize
         if let owner, recordStart >= 0, let word = PackedStorage.recordWord(count: count, tail: tail),
-            sets.loadUnaligned(fromByteOffset: recordStart, as: UInt32.self) == word,
+            trustingWords || sets.loadUnaligned(fromByteOffset: recordStart, as: UInt32.self) == word,
             verified || PackedAttributes.wellFormedTail(bytes) == tail
         {
             if setWindow == nil || Int(start) + count - setWindow!.start > PackedStorage.windowLimit
@@ -79,5 +113,28 @@ extension SnapshotReader {
             : PackedAttributes.validating(bytes, tail: tail, borrowingFrom: owner)
         guard let packed else { throw SnapshotError(.malformed, "an attribute set does not decode") }
         return AttributeSet(packed: packed)
+    }
+}
+
+/// The domain objects one reading thread has made from a snapshot's bytes
+/// lately, found by those bytes: documents of a domain share one object
+/// without a string made for each.
+struct SnapshotDomainNames {
+    private var recent: [(bytes: UnsafeRawBufferPointer, name: DomainName)] = []
+
+    /// Domains kept: a chunk of documents names a handful.
+    static let capacity = 8
+
+    /// The object for the UTF-8 `bytes`, which stay where they lie while this lives.
+    mutating func name(for bytes: UnsafeRawBufferPointer) -> DomainName {
+        for entry in recent where entry.bytes.count == bytes.count
+            && (bytes.isEmpty || memcmp(entry.bytes.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+        {
+            return entry.name
+        }
+        let name = DomainName(String(decoding: bytes.bindMemory(to: UInt8.self), as: UTF8.self))
+        if recent.count == Self.capacity { recent.removeFirst() }
+        recent.append((bytes, name))
+        return name
     }
 }

@@ -52,7 +52,7 @@ struct LabelPool: Sendable {
     /// (a snapshot's labels, which inserts after the load add to). The
     /// units are written in place: appended one by one, a million items'
     /// labels took 25 ms of a cold start.
-    init(_ values: [UInt32]) {
+    init<Values: RandomAccessCollection<UInt32>>(_ values: Values) where Values.Index == Int {
         var pool = LabelPool()
         let capacity = values.count + values.count / 8
         var fits = true
