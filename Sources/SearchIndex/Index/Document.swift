@@ -218,7 +218,7 @@ extension Document {
     /// snapshot's usual kind), made from that record's parts as a snapshot
     /// has them, without making the record: it holds it (`heldRecord`).
     init(
-        holding source: Source, uniqueIdentifier: String, domain: DomainName?, attributes: AttributeSet,
+        holding source: Source, uniqueIdentifier: consuming String, domain: consuming DomainName?, attributes: consuming AttributeSet,
         visibility: Visibility, titleLength: Int, sources: SourceSet
     ) {
         self.init(

@@ -412,11 +412,11 @@ extension SearchEngine {
             try Self.readDocument(from: &chunk, sets: sets, domains: &names)
         }
         input.releaseConsumed()
-        // The identifier-keyed tables (a million records moved in, the URL
-        // maps noted, every identifier hashed into the slot map) are built
-        // on another thread once the load is done (started earlier, it
-        // took a core from the trie's build), and the engine answers
-        // without them: see `SearchEngine+Tables`.
+        // The identifier-keyed tables (every identifier hashed into the
+        // slot map, the URL maps noted, the records no document holds moved
+        // into their table) are built on another thread once the load is
+        // done (started earlier, it took a core from the trie's build), and
+        // the engine answers without them: see `SearchEngine+Tables`.
         let handOver = TableHandOver(records: loadedRecords, documents: documents)
         loadedRecords = [] // the hand-over holds the only reference: moved, not copied
         freeDocuments = try input.readArray()
@@ -515,8 +515,8 @@ extension SearchEngine {
     }
 
     /// The identifier-keyed tables of a loaded snapshot: the slot map first,
-    /// then the records and the merge maps by URL, noted while each record
-    /// is at hand (a pass over the table afterwards copied every record).
+    /// then the merge maps by URL, from the records the documents hold and
+    /// the others, and the table of those others.
     ///
     /// The writer saves each record and each document's identifier once (it
     /// writes them from tables keyed by identifier), and the checksum
@@ -706,6 +706,7 @@ extension SearchEngine {
 }
 
 extension SnapshotReader {
+    @inline(__always)
     mutating func readSource() throws(SnapshotError) -> Source {
         let index = Int(try read(UInt8.self))
         guard index < Source.allCases.count else { throw SnapshotError(.malformed, "unknown source \(index)") }

@@ -65,6 +65,7 @@ extension SnapshotReader {
         return (source, identifier, domain, visibility, attributes)
     }
 
+    @inline(__always)
     mutating func readVisibility() throws(SnapshotError) -> Visibility {
         let index = Int(try read(UInt8.self))
         guard index < Visibility.allCases.count else { throw SnapshotError(.malformed, "unknown visibility \(index)") }
@@ -105,8 +106,9 @@ extension SnapshotReader {
                 let length = min(sets.count - recordStart, PackedStorage.windowLimit)
                 setWindow = (recordStart, PackedStorage.window(over: sets.baseAddress! + recordStart, count: length, owner: owner))
             }
-            let window = setWindow!
-            return AttributeSet(packed: PackedAttributes(storage: window.storage, offset: UInt32(recordStart - window.start)))
+            // Read in place: a copy of the window would retain and release its storage.
+            return AttributeSet(packed: PackedAttributes(
+                storage: setWindow.unsafelyUnwrapped.storage, offset: UInt32(recordStart - setWindow.unsafelyUnwrapped.start)))
         }
         let packed = verified && count > 0 && tail < count
             ? PackedAttributes.trusting(bytes, tail: tail, borrowingFrom: owner)
