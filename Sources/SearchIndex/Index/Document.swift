@@ -218,8 +218,8 @@ extension Document {
     /// snapshot's usual kind), made from that record's parts as a snapshot
     /// has them, without making the record: it holds it (`heldRecord`).
     init(
-        holding source: Source, uniqueIdentifier: consuming String, domain: consuming DomainName?, attributes: consuming AttributeSet,
-        visibility: Visibility, titleLength: Int, sources: SourceSet
+        holding source: Source, uniqueIdentifier: consuming String, domain: consuming DomainName?,
+        attributes: consuming AttributeSet, visibility: Visibility, titleLength: Int, sources: SourceSet
     ) {
         self.init(
             uniqueIdentifier: uniqueIdentifier, domain: domain, shown: .attributes(attributes.packed.storage),

@@ -32,11 +32,8 @@ final class DomainNames: @unchecked Sendable {
 }
 
 /// The domain objects one owner has made recently: what `DomainNames`
-/// keeps behind its lock, and what each chunk of a snapshot's documents
-/// keeps on its own reading thread (through the shared lock, and with
-/// the same objects retained from both cores, the lock and the contended
-/// counts were a sixth of a 1M load). A loaded index so has an object per
-/// domain in each chunk (1,024 documents), not one.
+/// keeps behind its lock. (A snapshot's documents find theirs by their
+/// bytes instead, with a cache for each chunk: `SnapshotDomainNames`.)
 struct DomainNameCache {
     private var last: DomainName?
     private var recent: [String: DomainName] = [:]

@@ -303,8 +303,9 @@ extension SearchEngine {
         return position
     }
 
-    /// Writes a document: with the record it is what alone says (its set
-    /// at `setStart` in the run) as that record, else its own fields.
+    /// Writes a document: as the record it holds (`heldRecordPosition`,
+    /// its set at `setStart` in the run) when it has one, else as its own
+    /// fields.
     private func writeDocument(
         _ document: Document?, holding held: (record: IndexRecord, setStart: Int)?, to out: inout SnapshotWriter
     ) throws {
@@ -547,8 +548,8 @@ extension SearchEngine {
         // The expiration does not matter here: any will do.
         for case let document? in documents { document.heldRecord(expiration: .infinity).map(noteURL) }
         for record in handOver.records { noteURL(of: record) }
-        // The table keeps the records no document holds (a document read
-        // as its record's place holds it: `SearchEngine+Records`).
+        // The table keeps the records no document holds (a document written
+        // with its record holds it: `SearchEngine+Records`).
         tables.records = RecordTable(records: handOver.records.filter { record in
             guard let slot = tables.slots.slot(of: record.item.uniqueIdentifier, in: documents) else { return true }
             return documents[Int(slot)]?.holdsRecord != true
