@@ -213,18 +213,10 @@ extension SearchEngine {
     /// Reads a section `writeChunked` wrote, decoding its chunks in parallel
     /// straight into their places in one array (a million elements copied
     /// out of per-chunk arrays would cost a retain and release per field).
+    /// Each chunk has a reader of its own: what one reading thread keeps
+    /// (`SnapshotDomainNames`) needs no lock.
     private static func readChunked<Element>(
         from input: inout SnapshotReader, _ readOne: @escaping (inout SnapshotReader) throws(SnapshotError) -> Element
-    ) throws(SnapshotError) -> [Element] {
-        try readChunked(from: &input, state: {}) { chunk, _ throws(SnapshotError) in try readOne(&chunk) }
-    }
-
-    /// The same, each chunk with a `state` of its own (made by `state`,
-    /// passed to every `readOne` of that chunk): what one reading thread
-    /// keeps without a lock.
-    private static func readChunked<Element, State>(
-        from input: inout SnapshotReader, state makeState: @escaping () -> State,
-        _ readOne: @escaping (inout SnapshotReader, inout State) throws(SnapshotError) -> Element
     ) throws(SnapshotError) -> [Element] {
         let chunkCount = try input.readCount()
         let (owner, verified) = (input.owner, input.verified)
@@ -246,7 +238,7 @@ extension SearchEngine {
             failures.withUnsafeMutableBufferPointer { failures in
                 written.withUnsafeMutableBufferPointer { written in
                     nonisolated(unsafe) let (out, failed, done) = (buffer, failures, written)
-                    nonisolated(unsafe) let (parts, decode, makeState) = (chunks, readOne, makeState)
+                    nonisolated(unsafe) let (parts, decode) = (chunks, readOne)
                     let firsts = starts
                     DispatchQueue.concurrentPerform(iterations: chunkCount) { index in
                         // Each chunk's borrowers retain an owner of their own: a
@@ -254,7 +246,6 @@ extension SearchEngine {
                         // core would contend for its count.
                         var chunk = SnapshotReader(parts[index], owner: owner.map(ChunkOwner.init), verified: verified)
                         let first = firsts[index], count = firsts[index + 1] - first
-                        var state = makeState()
                         // Counted here and stored once: the chunks' counts
                         // share cache lines, and a store an element from
                         // each core made them bounce between the cores.
@@ -263,7 +254,7 @@ extension SearchEngine {
                         do throws(SnapshotError) {
                             _ = try chunk.readCount()
                             while made < count {
-                                (out.baseAddress! + first + made).initialize(to: try decode(&chunk, &state))
+                                (out.baseAddress! + first + made).initialize(to: try decode(&chunk))
                                 made += 1
                             }
                             guard chunk.isAtEnd else {
@@ -408,9 +399,8 @@ extension SearchEngine {
             engagements[identifier] = try input.readArray(of: Double.self).map(Date.init(timeIntervalSinceReferenceDate:))
         }
 
-        documents = try Self.readChunked(from: &input, state: { SnapshotDomainNames() }) {
-            chunk, names throws(SnapshotError) in
-            try Self.readDocument(from: &chunk, sets: sets, domains: &names)
+        documents = try Self.readChunked(from: &input) { chunk throws(SnapshotError) in
+            try Self.readDocument(from: &chunk, sets: sets)
         }
         input.releaseConsumed()
         // The identifier-keyed tables (every identifier hashed into the
@@ -560,13 +550,14 @@ extension SearchEngine {
     }
 
     private static func readDocument(
-        from input: inout SnapshotReader, sets: UnsafeRawBufferPointer, domains: inout SnapshotDomainNames
+        from input: inout SnapshotReader, sets: UnsafeRawBufferPointer
     ) throws(SnapshotError) -> Document? {
         switch try input.read(UInt8.self) {
         case 0:
             return nil
         case 1:
-            let held = try input.readHeldRecord(attributesIn: sets, domains: &domains)
+            // The expiration is the engine's column's, read with the others.
+            let held = try input.readRecordParts(attributesIn: sets, trustingWords: input.verified)
             let titleLength = Int(try input.read(UInt32.self))
             let sources = try readSources(from: &input)
             return Document(

@@ -36,35 +36,28 @@ extension SnapshotReader {
     /// A record: its source's byte, then an item `write(_:attributesAt:)`
     /// wrote, its attribute set read from `sets`.
     mutating func readRecord(attributesIn sets: UnsafeRawBufferPointer) throws(SnapshotError) -> IndexRecord {
-        let source = try readSource()
-        let identifier = try readString()
-        let domain = try readRepeatedOptionalString()
-        let expiry = try readOptional(Double.self).map(Date.init(timeIntervalSinceReferenceDate:))
-        let visibility = try readVisibility()
-        let attributes = try readAttributes(in: sets)
-        return IndexRecord(source: source, item: SearchableItem(
-            uniqueIdentifier: identifier, domainIdentifier: domain, expirationDate: expiry, attributeSet: attributes,
-            visibility: visibility))
+        let parts = try readRecordParts(attributesIn: sets, trustingWords: false)
+        return IndexRecord(source: parts.source, item: SearchableItem(
+            uniqueIdentifier: parts.identifier, domainIdentifier: parts.domain?.value,
+            expirationDate: parts.expiration.map(Date.init(timeIntervalSinceReferenceDate:)), attributeSet: parts.attributes,
+            visibility: parts.visibility))
     }
 
-    /// The parts of a document that holds its record, read from that
-    /// record as `write(_:attributesAt:)` wrote it, without making the
-    /// record: its strings, its domain's shared object from `domains`, and
-    /// its set, read in place. In a verified file the set's record word is
-    /// taken as written (see `readAttributes`).
-    mutating func readHeldRecord(
-        attributesIn sets: UnsafeRawBufferPointer, domains: inout SnapshotDomainNames
-    ) throws(SnapshotError) -> (
-        source: Source, identifier: String, domain: DomainName?, visibility: Visibility, attributes: AttributeSet
+    /// The parts of a record as `write(_:attributesAt:)` wrote it, without
+    /// making the record (a document that holds it is made from them): its
+    /// strings, its domain's shared object, its expiration in seconds and
+    /// its set, read in place (`trustingWords`: see `readAttributes`).
+    mutating func readRecordParts(attributesIn sets: UnsafeRawBufferPointer, trustingWords: Bool) throws(SnapshotError) -> (
+        source: Source, identifier: String, domain: DomainName?, expiration: Double?, visibility: Visibility,
+        attributes: AttributeSet
     ) {
         let source = try readSource()
         let identifier = try readString()
-        let domain = try readBool() ? domains.name(for: try readBytes(Int(try read(UInt32.self)))) : nil
-        // The expiration: the engine's column, read with the others, has it.
-        _ = try readOptional(Double.self)
+        let domain = try readDomain()
+        let expiration = try readOptional(Double.self)
         let visibility = try readVisibility()
-        let attributes = try readAttributes(in: sets, trustingWords: verified)
-        return (source, identifier, domain, visibility, attributes)
+        let attributes = try readAttributes(in: sets, trustingWords: trustingWords)
+        return (source, identifier, domain, expiration, visibility, attributes)
     }
 
     @inline(__always)
@@ -121,13 +114,13 @@ extension SnapshotReader {
     }
 }
 
-/// The domain objects one reading thread has made from a snapshot's bytes
-/// lately, found by those bytes: documents of a domain share one object
-/// without a string made for each. Each chunk of documents has its own
-/// (through a shared cache's lock, with the same objects retained from
-/// both cores, the lock and the contended counts were a sixth of a 1M
-/// load), so a loaded index has an object per domain in each chunk
-/// (1,024 documents), not one.
+/// The domain objects one reader has made from a snapshot's bytes lately,
+/// found by those bytes: documents and records of a domain share one
+/// object (and its string) without a string made for each. Each chunk of
+/// a section is read by a reader of its own (through a shared cache's
+/// lock, with the same objects retained from both cores, the lock and
+/// the contended counts were a sixth of a 1M load), so a loaded index has
+/// an object per domain in each chunk (1,024 documents), not one.
 struct SnapshotDomainNames {
     private var recent: [(bytes: UnsafeRawBufferPointer, name: DomainName)] = []
 

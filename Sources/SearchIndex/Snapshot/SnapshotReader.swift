@@ -7,9 +7,10 @@ import Glibc
 struct SnapshotReader {
     private let bytes: UnsafeRawBufferPointer
     private(set) var offset = 0
-    /// Strings read by `readRepeatedOptionalString`, handed back again when
-    /// the same bytes come (a few domains name a million items).
-    private var recentStrings: [String] = []
+    /// Domains read by `readDomain`, handed back again when the same bytes
+    /// come (a few domains name a million items). Each chunk of a section
+    /// is read by a reader of its own, so each has its own.
+    private var domainNames = SnapshotDomainNames()
     /// Keeps `bytes` valid and unchanged for as long as it lives, so
     /// columns may borrow them; nil: every column is copied.
     let owner: (AnyObject & Sendable)?
@@ -90,26 +91,11 @@ struct SnapshotReader {
         return UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
     }
 
-    /// `readOptionalString` for a value that repeats (a domain): when its
-    /// bytes are those of a string read lately, that string is shared
-    /// instead of a new one made.
-    mutating func readRepeatedOptionalString() throws(SnapshotError) -> String? {
+    /// An optional domain, as `write(_: String?)` wrote it: the object
+    /// the documents of that domain share (see `SnapshotDomainNames`).
+    mutating func readDomain() throws(SnapshotError) -> DomainName? {
         guard try readBool() else { return nil }
-        let count = Int(try read(UInt32.self))
-        let utf8 = try readBytes(count)
-        for string in recentStrings {
-            var known = string
-            // memcmp: the generic element-by-element comparison was 3% of a cold start.
-            if known.withUTF8({ $0.count == count && (count == 0 || memcmp($0.baseAddress!, utf8.baseAddress!, count) == 0) }) {
-                return string
-            }
-        }
-        let string = String(decoding: utf8.bindMemory(to: UInt8.self), as: UTF8.self)
-        if count > 15 {
-            if recentStrings.count == 8 { recentStrings.removeFirst() }
-            recentStrings.append(string)
-        }
-        return string
+        return domainNames.name(for: try readBytes(Int(try read(UInt32.self))))
     }
 
     mutating func readOptionalString() throws(SnapshotError) -> String? {
