@@ -459,6 +459,35 @@ import Testing
         #expect(order == heads.indices.sorted { (heads[$0], $0) < (heads[$1], $1) })
     }
 
+    /// The paths an insert reads first (`touchPaths`) are its tokens'
+    /// paths: the nodes they reach are the tokens' own, and a token that
+    /// parts from the trie inside an edge, runs past a leaf or starts with
+    /// a scalar no child has reaches none; so in a trie of narrow labels
+    /// and of wide ones (ideographs, an emoji), and after removals.
+    @Test(arguments: [21, 22, 23])
+    func touchedPathsEndAtTheTokensNodes(seed: UInt64) {
+        var generator = SeededGenerator(seed: seed)
+        let alphabet = seed == 21 ? Array("abcd") : Array("abé北极😀")
+        func word() -> String {
+            String((0..<Int.random(in: 1...7, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+        }
+        var trie = TokenTrie()
+        let inserted = (0..<400).map { _ in word() }
+        for (doc, token) in inserted.enumerated() { trie.insert(token, posting: .init(doc: UInt32(doc), field: 0)) }
+        if seed == 23 {
+            for doc in stride(from: 0, to: inserted.count, by: 3) {
+                let node = trie.node(ofToken: inserted[doc])!
+                let place = trie[node].postings.firstIndex { $0.doc == UInt32(doc) }!
+                _ = trie.removePosting(at: UInt32(place), from: node)
+            }
+        }
+        let asked = inserted.prefix(100) + (0..<100).map { _ in word() } + ["zz", "a😀", ""]
+        let expected = asked.compactMap { trie.node(ofToken: $0) }
+        #expect(expected.count > 20 && expected.count < asked.count)
+        #expect(trie.touchPaths(of: Array(asked)).sorted() == expected.sorted())
+        #expect(trie.touchPaths(of: []).isEmpty)
+    }
+
     /// Children after a node's first live in one pool, a run a node:
     /// runs grow (moved to the pool's end when they are not there), shrink
     /// (leaving places unused) and are rewritten once the unused places

@@ -898,6 +898,12 @@ public struct SearchEngine: Sendable {
         var places: [UInt32] = []
         nodes.reserveCapacity(insert.tokens.count)
         places.reserveCapacity(insert.tokens.count)
+        // The paths read first, their misses together (`touchPaths`): the
+        // walks below then wait on none. A/B in one process at 1M, inserts
+        // alternating line by line, three runs of 4,000: medians 96 → 86,
+        // 78 → 67 and 67 → 57 µs (the trie walks were a quarter of an
+        // insert's samples, a sixth with this pass included).
+        trie.touchPaths(of: insert.tokens)
         for (token, field) in zip(insert.tokens, insert.fields) {
             let (node, place) = trie.insertPosting(token, posting: .init(doc: insert.slot, field: field))
             nodes.append(node)

@@ -165,6 +165,13 @@ struct LabelPool: Sendable {
         if isWide { units.reserveCapacity(count) } else { narrow.reserveCapacity(count) }
     }
 
+    /// The unit at `position`, as stored (to bring its line into the
+    /// cache before a walk reads it: `TokenTrie.touchPaths`).
+    @inline(__always)
+    func unit(at position: Int) -> UInt32 {
+        isWide ? UInt32(units[position]) : UInt32(narrow[position])
+    }
+
     /// How many values from `start` (of `count`; the first is taken as
     /// matched, a child being found by it) equal `scalars` from `offset`:
     /// a walk down an edge. (The units are read in place, each width in a

@@ -99,8 +99,8 @@ struct TokenTrie: Sendable {
         fileprivate var firstChild = Child(scalar: 0, node: 0)
         /// The other children, sorted by scalar, every one above
         /// `firstChild`'s: `moreCount` of the trie's `childPool` from `moreStart`.
-        fileprivate var moreStart: UInt32 = 0
-        fileprivate var moreCount: UInt32 = 0
+        fileprivate(set) var moreStart: UInt32 = 0
+        fileprivate(set) var moreCount: UInt32 = 0
         /// Postings of the token that ends exactly here.
         var postingList = FlatColumn<Posting>()
         /// The postings, copied (for tests and reports: the engine reads `postingList`).
@@ -334,7 +334,7 @@ struct TokenTrie: Sendable {
     /// `offset` on (the first did: the child was found by it). Fewer than
     /// the edge holds where the two part or `scalars` ends.
     @inline(__always)
-    private func edgeMatch(_ node: Int32, _ scalars: UnsafeBufferPointer<UInt32>, from offset: Int) -> Int {
+    func edgeMatch(_ node: Int32, _ scalars: UnsafeBufferPointer<UInt32>, from offset: Int) -> Int {
         let start = Int(nodes[Int(node)].labelStart), count = Int(nodes[Int(node)].labelCount)
         return labels.matchLength(start: start, count: count, of: scalars, from: offset)
     }

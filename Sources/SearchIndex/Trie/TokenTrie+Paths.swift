@@ -1,0 +1,103 @@
+extension TokenTrie {
+    /// Reads the nodes on the paths of `tokens` (and the head of each
+    /// path's posting list), changing nothing, so that the walks of an
+    /// insert that follows find them in the cache.
+    ///
+    /// A document's insert walks its tokens' paths one token after
+    /// another, and each step of a walk waits on misses that only it can
+    /// find: its node's children, the child, the child's label. Here the
+    /// walks go in rounds, a step of every token a round, and each round
+    /// in passes, one for each of those loads: within a pass the loads are
+    /// independent (no branch waits on one), so the processor waits for
+    /// them together.
+    ///
+    /// ```
+    ///  round k, for every walk still going:
+    ///   pass 1  its node's two lines            (children's range, first child)
+    ///   pass 2  the middle of its children      (the binary search's first probe)
+    ///   pass 3  the child, found                (hot by now)
+    ///   pass 4  the child's two lines
+    ///   pass 5  the child's label's second unit (the first is the child's scalar)
+    ///   pass 6  the edge matched: on to the child, or the token's end (its list's head)
+    /// ```
+    ///
+    /// Returns the nodes the tokens end at (those the trie has a node
+    /// for, as `node(ofToken:)` finds them), in no particular order.
+    @discardableResult
+    func touchPaths(of tokens: [String]) -> [Int32] {
+        var scalars: [UInt32] = []
+        var starts: [Int] = []
+        scalars.reserveCapacity(tokens.count * 8)
+        starts.reserveCapacity(tokens.count + 1)
+        for token in tokens {
+            starts.append(scalars.count)
+            for scalar in token.unicodeScalars { scalars.append(scalar.value) }
+        }
+        starts.append(scalars.count)
+        /// A walk: the token, its node so far, the scalars matched, the child being read.
+        struct Walk { var token: Int; var node: Int32; var matched: Int; var child: Int32 }
+        var walks: [Walk] = []
+        var ends: [Int32] = []
+        walks.reserveCapacity(tokens.count)
+        for token in tokens.indices {
+            // An empty token (none the tokenizer makes) ends at the root.
+            if starts[token] == starts[token + 1] { ends.append(Self.root); continue }
+            walks.append(Walk(token: token, node: Self.root, matched: 0, child: 0))
+        }
+        var sink: UInt32 = 0
+        nodes.withUnsafeBufferPointer { nodes in
+            childPool.withUnsafeBufferPointer { pool in
+                scalars.withUnsafeBufferPointer { scalars in
+                    walks.withUnsafeMutableBufferPointer { walks in
+                        var live = walks.count
+                        while live > 0 {
+                            for walk in walks[..<live] {
+                                let node = Int(walk.node)
+                                sink &+= UInt32(bitPattern: nodes[node].parent) &+ nodes[node].moreStart
+                            }
+                            for walk in walks[..<live] {
+                                let (start, count) = (nodes[Int(walk.node)].moreStart, nodes[Int(walk.node)].moreCount)
+                                if count > 0 { sink &+= pool[Int(start + count / 2)].scalar }
+                            }
+                            for index in 0..<live {
+                                let walk = walks[index]
+                                walks[index].child = child(of: walk.node, scalars[starts[walk.token] + walk.matched]) ?? 0
+                            }
+                            for walk in walks[..<live] where walk.child != 0 {
+                                sink &+= nodes[Int(walk.child)].labelStart &+ nodes[Int(walk.child)].moreStart
+                            }
+                            for walk in walks[..<live] where walk.child != 0 {
+                                let child = Int(walk.child)
+                                let (start, count) = (nodes[child].labelStart, nodes[child].labelCount)
+                                if count > 1 { sink &+= labels.unit(at: Int(start) + 1) }
+                            }
+                            var kept = 0
+                            for index in 0..<live {
+                                var walk = walks[index]
+                                guard walk.child != 0 else { continue }
+                                let token = UnsafeBufferPointer(
+                                    rebasing: scalars[starts[walk.token]..<starts[walk.token + 1]])
+                                let step = edgeMatch(walk.child, token, from: walk.matched)
+                                // Parted inside the edge: the insert splits it there.
+                                guard step == Int(nodes[Int(walk.child)].labelCount) else { continue }
+                                guard walk.matched + step < token.count else {
+                                    ends.append(walk.child)
+                                    continue
+                                }
+                                walk.node = walk.child
+                                walk.matched += step
+                                walks[kept] = walk
+                                kept += 1
+                            }
+                            live = kept
+                        }
+                    }
+                }
+                // The tokens' nodes: each posting list's head (its count), where the insert appends.
+                for node in ends { sink &+= UInt32(truncatingIfNeeded: nodes[Int(node)].postingList.count) }
+            }
+        }
+        keepValue(sink)
+        return ends
+    }
+}
