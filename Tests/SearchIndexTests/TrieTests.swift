@@ -462,12 +462,14 @@ import Testing
     /// The paths an insert reads first (`touchPaths`) are its tokens'
     /// paths: the nodes they reach are the tokens' own, and a token that
     /// parts from the trie inside an edge, runs past a leaf or starts with
-    /// a scalar no child has reaches none; so in a trie of narrow labels
-    /// and of wide ones (ideographs, an emoji), and after removals.
+    /// a scalar no child has reaches none; so in a trie of one-byte
+    /// labels and of two-byte ones (150 ideographs and an emoji widen the
+    /// pool), and after removals.
     @Test(arguments: [21, 22, 23])
     func touchedPathsEndAtTheTokensNodes(seed: UInt64) {
         var generator = SeededGenerator(seed: seed)
-        let alphabet = seed == 21 ? Array("abcd") : Array("abé北极😀")
+        let ideographs = (0x4E00..<0x4E96).map { Character(Unicode.Scalar($0)!) }
+        let alphabet = seed == 21 ? Array("abcd") : Array("abé😀") + ideographs
         func word() -> String {
             String((0..<Int.random(in: 1...7, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
         }
@@ -484,6 +486,7 @@ import Testing
         let asked = inserted.prefix(100) + (0..<100).map { _ in word() } + ["zz", "a😀", ""]
         let expected = asked.compactMap { trie.node(ofToken: $0) }
         #expect(expected.count > 20 && expected.count < asked.count)
+        #expect(trie.labels.isWide == (seed != 21))
         #expect(trie.touchPaths(of: Array(asked)).sorted() == expected.sorted())
         #expect(trie.touchPaths(of: []).isEmpty)
     }
