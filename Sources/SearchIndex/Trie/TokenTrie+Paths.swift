@@ -12,34 +12,34 @@ extension TokenTrie {
     /// them together.
     ///
     /// ```
-    ///  round k, for every walk still going:
-    ///   pass 1  its node's two lines            (children's range, first child)
-    ///   pass 2  the middle of its children      (the binary search's first probe)
-    ///   pass 3  the child, found                (hot by now)
-    ///   pass 4  the child's two lines
-    ///   pass 5  the child's label's second unit (the first is the child's scalar)
-    ///   pass 6  the edge matched: on to the child, or the token's end (its list's head)
+    ///  round k, for every walk still going (its node read in round k - 1,
+    ///  the root in the cache):
+    ///   pass 1  the middle of its children      (the binary search's first probe)
+    ///   pass 2  the child, found                (hot by now)
+    ///   pass 3  the child's two lines
+    ///   pass 4  the child's label's second unit (the first is the child's scalar)
+    ///   pass 5  the edge matched: on to the child, or the token's end (its list's head)
     /// ```
     ///
     /// Returns the nodes the tokens end at (those the trie has a node
     /// for, as `node(ofToken:)` finds them), in no particular order.
     @discardableResult
     func touchPaths(of tokens: [String]) -> [Int32] {
-        var scalars: [UInt32] = []
-        var starts: [Int] = []
-        scalars.reserveCapacity(tokens.count * 8)
-        starts.reserveCapacity(tokens.count + 1)
-        for token in tokens {
-            starts.append(scalars.count)
-            for scalar in token.unicodeScalars { scalars.append(scalar.value) }
-        }
-        starts.append(scalars.count)
+        touchPaths(of: TokenSpellings(tokens))
+    }
+
+    /// `touchPaths` for tokens spelled out already (an insert walks the
+    /// same spellings afterwards).
+    @discardableResult
+    func touchPaths(of spellings: TokenSpellings) -> [Int32] {
+        let (scalars, starts) = (spellings.scalars, spellings.starts)
+        let tokenCount = starts.count - 1
         /// A walk: the token, its node so far, the scalars matched, the child being read.
         struct Walk { var token: Int; var node: Int32; var matched: Int; var child: Int32 }
         var walks: [Walk] = []
         var ends: [Int32] = []
-        walks.reserveCapacity(tokens.count)
-        for token in tokens.indices {
+        walks.reserveCapacity(tokenCount)
+        for token in 0..<tokenCount {
             // An empty token (none the tokenizer makes) ends at the root.
             if starts[token] == starts[token + 1] { ends.append(Self.root); continue }
             walks.append(Walk(token: token, node: Self.root, matched: 0, child: 0))
@@ -51,10 +51,6 @@ extension TokenTrie {
                     walks.withUnsafeMutableBufferPointer { walks in
                         var live = walks.count
                         while live > 0 {
-                            for walk in walks[..<live] {
-                                let node = Int(walk.node)
-                                sink &+= UInt32(bitPattern: nodes[node].parent) &+ nodes[node].moreStart
-                            }
                             for walk in walks[..<live] {
                                 let (start, count) = (nodes[Int(walk.node)].moreStart, nodes[Int(walk.node)].moreCount)
                                 if count > 0 { sink &+= pool[Int(start + count / 2)].scalar }
@@ -99,5 +95,28 @@ extension TokenTrie {
         }
         keepValue(sink)
         return ends
+    }
+}
+
+/// Tokens' scalars one after another in one array, `starts[i]..<starts[i + 1]`
+/// the `i`th token's: spelled once for the walks of a document's insert.
+struct TokenSpellings {
+    private(set) var scalars: [UInt32] = []
+    /// Where each token starts, and the end of the last.
+    private(set) var starts: [Int] = []
+
+    init(_ tokens: [String]) {
+        scalars.reserveCapacity(tokens.count * 8)
+        starts.reserveCapacity(tokens.count + 1)
+        for token in tokens {
+            starts.append(scalars.count)
+            for scalar in token.unicodeScalars { scalars.append(scalar.value) }
+        }
+        starts.append(scalars.count)
+    }
+
+    /// Calls `body` with the scalars of the token at `index`.
+    func withToken<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt32>) throws -> R) rethrows -> R {
+        try scalars.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[starts[index]..<starts[index + 1]])) }
     }
 }

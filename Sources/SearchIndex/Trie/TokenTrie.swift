@@ -477,8 +477,13 @@ struct TokenTrie: Sendable {
     /// Adds a posting for `token`, creating its path; returns the token's
     /// node and where the posting sits in that node's list.
     mutating func insertPosting(_ token: String, posting: Posting) -> (node: Int32, position: UInt32) {
+        Self.withScalars(of: token) { insertPosting(scalars: $0, posting: posting) }
+    }
+
+    /// `insertPosting` for a token given as its scalars.
+    mutating func insertPosting(scalars: UnsafeBufferPointer<UInt32>, posting: Posting) -> (node: Int32, position: UInt32) {
         ownPostings()
-        let node = Self.withScalars(of: token) { makePath($0) }
+        let node = makePath(scalars)
         let position = UInt32(nodes[Int(node)].postingList.count)
         nodes[Int(node)].postingList.append(posting)
         return (node, position)
