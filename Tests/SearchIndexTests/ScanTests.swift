@@ -429,6 +429,36 @@ import Testing
         #expect(wholeHits > 50)
     }
 
+    /// A probe made for text only (a one-term keystroke's highlights:
+    /// no segments) codes a token given as text as the evaluator codes its
+    /// node, a whole word told by the heads of the whole-word nodes' paths,
+    /// or, for a path longer than eight bytes, by the token's node.
+    @Test func aTextOnlyProbeCodesATokenAsTheEvaluatorCodesItsNode() {
+        var engine = SearchEngine()
+        engine.index(corpus(45, count: 400))
+        var tokens: [(text: String, node: Int32)] = []
+        for node in engine.trie.nodes.indices.dropFirst() where !engine.trie[Int32(node)].postingList.isEmpty {
+            tokens.append((engine.trie.token(at: Int32(node)), Int32(node)))
+        }
+        var checked = 0, wholeHits = 0, longWholeTerms = 0
+        for term in Set(queries(46, count: 160).flatMap { Tokenizer.queryTerms($0) }) {
+            let matches = engine.termMatches.matches(for: term, in: engine.trie)
+            guard let probe = TermProbe(matches: matches, trie: engine.trie, testsNodes: false) else { continue }
+            if matches.whole.keys.contains(where: { engine.trie.token(at: $0).utf8.count > 8 }) { longWholeTerms += 1 }
+            var evaluator = TermEvaluator(matches: matches)
+            for token in tokens {
+                let expected = evaluator.hit(for: token.node, trie: engine.trie)
+                    .map { $0.typos * 8 + ($0.whole ? 0 : 4) } ?? TermProbe.miss
+                #expect(probe.code(ofToken: token.text, trie: engine.trie) == expected, "\(term) against \(token.text)")
+                checked += 1
+                if expected != TermProbe.miss, expected & 4 == 0 { wholeHits += 1 }
+            }
+        }
+        #expect(checked > 10_000)
+        #expect(wholeHits > 50)
+        #expect(longWholeTerms > 0)
+    }
+
     /// A term that reaches one node without typos tells a whole word by the
     /// token's length alone: the token equal to the node's path is whole,
     /// a longer one a prefix hit, also when the term ends inside the edge.

@@ -134,7 +134,8 @@ extension SearchEngine {
         func results() -> [SearchResult]? {
             guard let ranked = rankFromTopLists(matches: matches, query: query) else { return nil }
             var evaluators = [TermEvaluator(matches: matches)]
-            let probes = TermProbe(matches: matches, trie: trie).map { [$0] }
+            // Node tests only for the matched tokens an explanation names.
+            let probes = TermProbe(matches: matches, trie: trie, testsNodes: query.explainsMatches).map { [$0] }
             gather(ranked.map { $0.doc })
             // One array for every result: written in the call, `[term]` was
             // a new array a result (in perf, the most frequent allocation

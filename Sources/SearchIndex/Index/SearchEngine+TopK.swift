@@ -288,23 +288,22 @@ extension SearchEngine {
 
         /// Takes from `lists` (each sorted, each complete or not) in merged
         /// static order; false when a truncated list ran out first.
+        ///
+        /// The entries are chosen first, then read: choosing needs only
+        /// their ranks (and the identifiers on a tie), and only the chosen
+        /// documents' slots and sets are read (`gather`), together, for
+        /// their keys here and for the results after.
         func take(_ lists: [(entries: [TopEntry], complete: Bool)], typos: Int, whole: Bool) -> Bool {
-            // The lists' heads are what the loop below reads a slot of, one
-            // after another (and then the results): their slots and sets
-            // are read together first, so that the misses overlap.
             let wanted = limit - ranked.count
-            var heads: [UInt32] = []
-            heads.reserveCapacity(min(lists.count * wanted, 4 * limit))
-            for list in lists where heads.count < 4 * limit {
-                for entry in list.entries.prefix(min(wanted, 4 * limit - heads.count)) { heads.append(entry.doc) }
-            }
-            gather(heads)
+            if lists.count > 1 { readRanks(ofHeadsOf: lists, wanted: wanted) }
             // A document can come twice only from a second list (or from
             // a bucket before this one): one list alone needs no set.
             let dedupes = lists.count > 1 || !ranked.isEmpty
             if dedupes && seen.isEmpty { seen = Set(ranked.lazy.map { $0.doc }) }
+            var chosen: [TopEntry] = []
+            chosen.reserveCapacity(wanted)
             var cursors = [Int](repeating: 0, count: lists.count)
-            while ranked.count < limit {
+            while chosen.count < wanted {
                 var best: Int?
                 for (i, list) in lists.enumerated() {
                     guard cursors[i] < list.entries.count else {
@@ -318,13 +317,15 @@ extension SearchEngine {
                     if best == nil || staticPrecedes(list.entries[cursors[i]], lists[best!].entries[cursors[best!]]) { best = i }
                 }
                 // Every list is exhausted, and complete: all they hold is given.
-                guard let i = best else { return true }
+                guard let i = best else { break }
                 let entry = lists[i].entries[cursors[i]]
                 cursors[i] += 1
                 if dedupes, !seen.insert(entry.doc).inserted { continue }
                 if engaged.contains(entry.doc) || !expiry.isUnexpired(entry.doc) { continue }
-                ranked.append(rank(entry, typos: typos, whole: whole))
+                chosen.append(entry)
             }
+            gather(chosen.map(\.doc))
+            for entry in chosen { ranked.append(rank(entry, typos: typos, whole: whole)) }
             return true
         }
 
@@ -367,6 +368,24 @@ extension SearchEngine {
         // Cut in place: `Array(prefix(limit))` copied every slot kept.
         if ranked.count > limit { ranked.removeLast(ranked.count - limit) }
         return ranked
+    }
+
+    /// Reads the ranks of the entries `rankFromTopLists` may compare when
+    /// it merges several lists (at most `wanted` of each, `4 × wanted` in
+    /// all), together: met one comparison at a time, each rank was a cache
+    /// miss that the next comparison waited on.
+    private func readRanks(ofHeadsOf lists: [(entries: [TopEntry], complete: Bool)], wanted: Int) {
+        var sink: UInt32 = 0
+        ranks.withUnsafeBufferPointer { ranks in
+            var read = 0
+            for list in lists where read < 4 * wanted {
+                for entry in list.entries.prefix(min(wanted, 4 * wanted - read)) {
+                    sink &+= ranks[Int(entry.doc)].titleLength
+                }
+                read += min(list.entries.count, wanted)
+            }
+        }
+        keepValue(sink)
     }
 
     /// Whether `rankFromTopLists` may answer: no domain filter, a limit the

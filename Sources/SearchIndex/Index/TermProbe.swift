@@ -61,6 +61,12 @@ struct TermProbe: Sendable {
     /// listed.
     private var wholeDepthBits: UInt64 = 0
     private var deepWholeDepths: [Int32] = []
+    /// The whole-word nodes' paths as token heads and lengths in bytes
+    /// (length 0 for a path longer than eight bytes): a token given as
+    /// text is a whole-word node's word exactly when its head and length
+    /// are the node's, which needs no walk down the trie to find the
+    /// token's node.
+    private var wholeHeads: [(head: UInt64, length: Int)] = []
     /// With several prefixes (a term with typos), a bitmap of the first two
     /// bytes they start with: most tokens are turned away by one bit test
     /// instead of a test per prefix. Empty when a prefix is shorter than
@@ -118,12 +124,17 @@ struct TermProbe: Sendable {
     /// test per token of the arena (`low` and `width` of the node's ordered
     /// range), and its node (or -1) for a whole word.
     private var onlyRange: (low: UInt32, width: UInt32, node: Int32, wholeNode: Int32)?
-    /// Otherwise the prefixes' ordered ranges, merged (`TermProbe+Segments`).
+    /// Otherwise the prefixes' ordered ranges, merged (`TermProbe+Segments`);
+    /// none in a probe made for text only (`testsNodes` false).
     /// One object: a highlight copies a probe for each token it tests, and
     /// each array a probe holds is a retain and a release.
     private var segments: Segments?
 
-    init?(matches: TokenTrie.TermMatches, trie: TokenTrie) {
+    /// `testsNodes` false makes a probe that tests tokens given as text
+    /// only (highlights): without the segments that `prefixCode(ofNode:trie:)`
+    /// and the scan's tests read, which a term with typos would build for
+    /// nothing (a few microseconds of a keystroke that shows results only).
+    init?(matches: TokenTrie.TermMatches, trie: TokenTrie, testsNodes: Bool = true) {
         guard matches.prefix.count + matches.whole.count <= Self.maximumNodes,
             matches.prefix.values.allSatisfy({ $0 <= 3 }), matches.whole.values.allSatisfy({ $0 <= 3 })
         else { return nil }
@@ -150,6 +161,10 @@ struct TermProbe: Sendable {
         let wholes = matches.whole.sorted { $0.key < $1.key }
         wholeNodes = wholes.map(\.key)
         wholeCodes = wholes.map { UInt8($0.value) * 8 }
+        wholeHeads = wholes.map { node, _ in
+            let (head, byteCount) = trie.utf8Head(at: node)
+            return byteCount <= 8 ? (head, byteCount) : (0, 0)
+        }
         for (node, _) in wholes {
             let depth = trie.depth(of: node)
             if depth < 64 { wholeDepthBits |= 1 << UInt64(depth) } else { deepWholeDepths.append(depth) }
@@ -164,7 +179,7 @@ struct TermProbe: Sendable {
         {
             let range = trie.orderedRange(of: prefix.node)
             onlyRange = (range.low, range.high &- range.low, prefix.node, wholeNodes.first ?? -1)
-        } else {
+        } else if testsNodes {
             // Still in node order: the lead filter below sorts them its own way.
             segments = Segments(prefixes: prefixes.map { ($0.node, $0.code) }, trie: trie)
         }
@@ -237,9 +252,11 @@ struct TermProbe: Sendable {
                 best = probe.pointee.prefixes[index].code
             }
         }
-        guard best != miss, probe.pointee.hasWholeNode(atDepth: scalars.count),
-            let node = trie.pointee.node(ofScalars: scalars)
-        else { return best }
+        guard best != miss, probe.pointee.hasWholeNode(atDepth: scalars.count) else { return best }
+        // A highlighted token of a term with typos is mostly as long as a
+        // whole-word node: found by a walk from the root, a node a scalar.
+        if let code = probe.pointee.improved(best, byWholeHead: head, length: utf8.count) { return code }
+        guard let node = trie.pointee.node(ofScalars: scalars) else { return best }
         return probe.pointee.improved(best, byWholeNode: node)
     }
 
@@ -258,8 +275,22 @@ struct TermProbe: Sendable {
         return code
     }
 
+    /// `code` lowered to a whole-word hit's where the token given as text
+    /// (its `head` and `length` in bytes) is a whole-word node's word; nil
+    /// when a whole-word node's path is too long for its head to tell.
+    @inline(__always)
+    private func improved(_ code: UInt8, byWholeHead head: UInt64, length: Int) -> UInt8? {
+        var code = code
+        for (position, whole) in wholeHeads.enumerated() {
+            guard whole.length > 0 else { return nil }
+            if whole.length == length, whole.head == head { code = min(code, wholeCodes[position]) }
+        }
+        return code
+    }
+
     /// The least code of the prefixes the token at `node` lies under, or
     /// `miss` (whole-word codes are added apart: `improved(_:byWholeNode:)`).
+    /// Not for a probe made for text only (`testsNodes` false).
     @inline(__always)
     func prefixCode(ofNode node: Int32, trie: TokenTrie) -> UInt8 {
         if let onlyRange {
