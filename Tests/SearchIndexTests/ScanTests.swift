@@ -459,6 +459,19 @@ import Testing
         #expect(longWholeTerms > 0)
     }
 
+    /// A whole-word node's path longer than eight bytes is not told by its
+    /// head: a token of its length with the same first eight bytes is no
+    /// whole word of the term ("misatonveal" is one, with a typo;
+    /// "misatonvqqq" is three typos away, a prefix match with two).
+    @Test func aTextOnlyProbeTellsALongWholeWordByItsNode() throws {
+        var engine = SearchEngine()
+        engine.index([item("a/1", title: "misatonveal"), item("a/2", title: "misatonvqqq")])
+        let matches = engine.termMatches.matches(for: "misatonvel", in: engine.trie)
+        let probe = try #require(TermProbe(matches: matches, trie: engine.trie, testsNodes: false))
+        #expect(probe.code(ofToken: "misatonveal", trie: engine.trie) == 1 * 8)
+        #expect(probe.code(ofToken: "misatonvqqq", trie: engine.trie) == 2 * 8 + 4)
+    }
+
     /// A term that reaches one node without typos tells a whole word by the
     /// token's length alone: the token equal to the node's path is whole,
     /// a longer one a prefix hit, also when the term ends inside the edge.

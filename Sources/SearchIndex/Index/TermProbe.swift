@@ -61,12 +61,14 @@ struct TermProbe: Sendable {
     /// listed.
     private var wholeDepthBits: UInt64 = 0
     private var deepWholeDepths: [Int32] = []
-    /// The whole-word nodes' paths as token heads and lengths in bytes
-    /// (length 0 for a path longer than eight bytes): a token given as
-    /// text is a whole-word node's word exactly when its head and length
-    /// are the node's, which needs no walk down the trie to find the
-    /// token's node.
-    private var wholeHeads: [(head: UInt64, length: Int)] = []
+    /// The whole-word nodes' paths as token heads and lengths in bytes: a
+    /// token given as text is a whole-word node's word exactly when its
+    /// head and length are the node's, which needs no walk down the trie
+    /// to find the token's node. Nil when a path is longer than eight
+    /// bytes, or the nodes are more than `wholeHeadsLimit` (each head is
+    /// read off the trie when the probe is made).
+    private var wholeHeads: [(head: UInt64, length: Int)]?
+    static let wholeHeadsLimit = 16
     /// With several prefixes (a term with typos), a bitmap of the first two
     /// bytes they start with: most tokens are turned away by one bit test
     /// instead of a test per prefix. Empty when a prefix is shorter than
@@ -161,9 +163,9 @@ struct TermProbe: Sendable {
         let wholes = matches.whole.sorted { $0.key < $1.key }
         wholeNodes = wholes.map(\.key)
         wholeCodes = wholes.map { UInt8($0.value) * 8 }
-        wholeHeads = wholes.map { node, _ in
-            let (head, byteCount) = trie.utf8Head(at: node)
-            return byteCount <= 8 ? (head, byteCount) : (0, 0)
+        if wholes.count <= Self.wholeHeadsLimit {
+            let heads = wholes.map { node, _ in trie.utf8Head(at: node) }
+            if heads.allSatisfy({ $0.byteCount <= 8 }) { wholeHeads = heads.map { ($0.head, $0.byteCount) } }
         }
         for (node, _) in wholes {
             let depth = trie.depth(of: node)
@@ -254,7 +256,8 @@ struct TermProbe: Sendable {
         }
         guard best != miss, probe.pointee.hasWholeNode(atDepth: scalars.count) else { return best }
         // A highlighted token of a term with typos is mostly as long as a
-        // whole-word node: found by a walk from the root, a node a scalar.
+        // whole-word node; its node was found by a walk from the root, a
+        // node a scalar, where the heads mostly tell.
         if let code = probe.pointee.improved(best, byWholeHead: head, length: utf8.count) { return code }
         guard let node = trie.pointee.node(ofScalars: scalars) else { return best }
         return probe.pointee.improved(best, byWholeNode: node)
@@ -277,13 +280,13 @@ struct TermProbe: Sendable {
 
     /// `code` lowered to a whole-word hit's where the token given as text
     /// (its `head` and `length` in bytes) is a whole-word node's word; nil
-    /// when a whole-word node's path is too long for its head to tell.
+    /// when the probe keeps no heads (`wholeHeads`).
     @inline(__always)
     private func improved(_ code: UInt8, byWholeHead head: UInt64, length: Int) -> UInt8? {
+        guard let wholeHeads else { return nil }
         var code = code
-        for (position, whole) in wholeHeads.enumerated() {
-            guard whole.length > 0 else { return nil }
-            if whole.length == length, whole.head == head { code = min(code, wholeCodes[position]) }
+        for (position, whole) in wholeHeads.enumerated() where whole.length == length && whole.head == head {
+            code = min(code, wholeCodes[position])
         }
         return code
     }
