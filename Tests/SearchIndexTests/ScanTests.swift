@@ -406,25 +406,7 @@ import Testing
     /// index against terms with typos, prefixes and whole words, where a
     /// whole-word node is only looked up for a token of its length.
     @Test func aProbeCodesATokenAsTheEvaluatorCodesItsNode() {
-        var engine = SearchEngine()
-        engine.index(corpus(43, count: 400))
-        var tokens: [(text: String, node: Int32)] = []
-        for node in engine.trie.nodes.indices.dropFirst() where !engine.trie[Int32(node)].postingList.isEmpty {
-            tokens.append((engine.trie.token(at: Int32(node)), Int32(node)))
-        }
-        var checked = 0, wholeHits = 0
-        for term in Set(queries(44, count: 120).flatMap { Tokenizer.queryTerms($0) }) {
-            let matches = engine.termMatches.matches(for: term, in: engine.trie)
-            guard let probe = TermProbe(matches: matches, trie: engine.trie) else { continue }
-            var evaluator = TermEvaluator(matches: matches)
-            for token in tokens {
-                let expected = evaluator.hit(for: token.node, trie: engine.trie)
-                    .map { $0.typos * 8 + ($0.whole ? 0 : 4) } ?? TermProbe.miss
-                #expect(probe.code(ofToken: token.text, trie: engine.trie) == expected, "\(term) against \(token.text)")
-                checked += 1
-                if expected != TermProbe.miss, expected & 4 == 0 { wholeHits += 1 }
-            }
-        }
+        let (checked, wholeHits, _) = probesAgreeWithEvaluators(corpusSeed: 43, querySeed: 44, queryCount: 120, testsNodes: true)
         #expect(checked > 10_000)
         #expect(wholeHits > 50)
     }
@@ -434,16 +416,29 @@ import Testing
     /// node, a whole word told by the heads of the whole-word nodes' paths,
     /// or, for a path longer than eight bytes, by the token's node.
     @Test func aTextOnlyProbeCodesATokenAsTheEvaluatorCodesItsNode() {
+        let (checked, wholeHits, longWholeTerms) = probesAgreeWithEvaluators(
+            corpusSeed: 45, querySeed: 46, queryCount: 160, testsNodes: false)
+        #expect(checked > 10_000)
+        #expect(wholeHits > 50)
+        #expect(longWholeTerms > 0)
+    }
+
+    /// Expects every term's probe to code every token of the index as the
+    /// evaluator codes its node; returns the tokens checked, the whole-word
+    /// hits among them, and the terms with a whole-word path over eight bytes.
+    private func probesAgreeWithEvaluators(
+        corpusSeed: UInt64, querySeed: UInt64, queryCount: Int, testsNodes: Bool
+    ) -> (checked: Int, wholeHits: Int, longWholeTerms: Int) {
         var engine = SearchEngine()
-        engine.index(corpus(45, count: 400))
+        engine.index(corpus(corpusSeed, count: 400))
         var tokens: [(text: String, node: Int32)] = []
         for node in engine.trie.nodes.indices.dropFirst() where !engine.trie[Int32(node)].postingList.isEmpty {
             tokens.append((engine.trie.token(at: Int32(node)), Int32(node)))
         }
         var checked = 0, wholeHits = 0, longWholeTerms = 0
-        for term in Set(queries(46, count: 160).flatMap { Tokenizer.queryTerms($0) }) {
+        for term in Set(queries(querySeed, count: queryCount).flatMap { Tokenizer.queryTerms($0) }) {
             let matches = engine.termMatches.matches(for: term, in: engine.trie)
-            guard let probe = TermProbe(matches: matches, trie: engine.trie, testsNodes: false) else { continue }
+            guard let probe = TermProbe(matches: matches, trie: engine.trie, testsNodes: testsNodes) else { continue }
             if matches.whole.keys.contains(where: { engine.trie.token(at: $0).utf8.count > 8 }) { longWholeTerms += 1 }
             var evaluator = TermEvaluator(matches: matches)
             for token in tokens {
@@ -454,9 +449,7 @@ import Testing
                 if expected != TermProbe.miss, expected & 4 == 0 { wholeHits += 1 }
             }
         }
-        #expect(checked > 10_000)
-        #expect(wholeHits > 50)
-        #expect(longWholeTerms > 0)
+        return (checked, wholeHits, longWholeTerms)
     }
 
     /// A whole-word node's path longer than eight bytes is not told by its

@@ -377,12 +377,10 @@ extension SearchEngine {
     private func readRanks(ofHeadsOf lists: [(entries: [TopEntry], complete: Bool)], wanted: Int) {
         var sink: UInt32 = 0
         ranks.withUnsafeBufferPointer { ranks in
-            var read = 0
-            for list in lists where read < 4 * wanted {
-                for entry in list.entries.prefix(min(wanted, 4 * wanted - read)) {
-                    sink &+= ranks[Int(entry.doc)].titleLength
-                }
-                read += min(list.entries.count, wanted)
+            var left = 4 * wanted
+            for list in lists where left > 0 {
+                for entry in list.entries.prefix(min(wanted, left)) { sink &+= ranks[Int(entry.doc)].titleLength }
+                left -= min(list.entries.count, wanted, left)
             }
         }
         keepValue(sink)
