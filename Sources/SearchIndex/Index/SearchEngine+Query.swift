@@ -135,8 +135,9 @@ extension SearchEngine {
             guard let ranked = rankFromTopLists(matches: matches, query: query) else { return nil }
             var evaluators = [TermEvaluator(matches: matches)]
             // Node tests only for the matched tokens an explanation names.
+            // The ranked documents' slots and sets were read together as
+            // they were ranked (`rankFromTopLists`): no second `gather`.
             let probes = TermProbe(matches: matches, trie: trie, testsNodes: query.explainsMatches).map { [$0] }
-            gather(ranked.map { $0.doc })
             // One array for every result: written in the call, `[term]` was
             // a new array a result (in perf, the most frequent allocation
             // of a short keystroke).

@@ -263,7 +263,8 @@ extension SearchEngine {
     /// before proving its part sends the query back to full enumeration.
     /// The term's count (`matchCount`) is left to the caller, which may
     /// run it on another core meanwhile; the caller has checked
-    /// `topListsMayAnswer`.
+    /// `topListsMayAnswer`. Every document ranked has had its slot and
+    /// set read (`gather`), for the results the caller makes of them.
     func rankFromTopLists(matches: TokenTrie.TermMatches, query: SearchQuery) -> [RankedSlot]? {
         let limit = query.limit
         let engaged = engagedDocuments()
@@ -352,6 +353,9 @@ extension SearchEngine {
             guard take(prefixLists, typos: typos, whole: false) else { return nil }
         }
         var evaluator = TermEvaluator(matches: matches)
+        // Read together, as `take` reads the documents it chooses: the
+        // results read every ranked document's slot and set.
+        if !engaged.isEmpty { gather(Array(engaged)) }
         for doc in engaged {
             guard let document = documents[Int(doc)], expiry.isUnexpired(doc),
                 let hit = evaluator.bestHit(slot: doc, tokens: tokens, trie: trie)
