@@ -112,6 +112,23 @@ import Testing
     /// The best lists' threshold follows the index's size (a thousandth
     /// of its slots, from 500 to 2,000) until it is set; a snapshot keeps
     /// the value it was saved with, which a loaded index then holds.
+    /// A snapshot stores a source and a visibility by its ordinal: each is
+    /// its place in `allCases` (the order snapshots were written in before
+    /// ordinals were named), and a byte no case has reads back as none.
+    @Test func sourcesAndVisibilitiesKeepTheirStoredNumbers() {
+        for (place, source) in Source.allCases.enumerated() {
+            #expect(Int(source.ordinal) == place)
+            #expect(Source(ordinal: source.ordinal) == source)
+        }
+        for (place, visibility) in Visibility.allCases.enumerated() {
+            #expect(Int(visibility.ordinal) == place)
+            #expect(Visibility(ordinal: visibility.ordinal) == visibility)
+        }
+        #expect(Source(ordinal: UInt8(Source.allCases.count)) == nil)
+        #expect(Visibility(ordinal: UInt8(Visibility.allCases.count)) == nil)
+        #expect(Source.allCases.sorted() == [.item, .activity, .web])
+    }
+
     @Test func theListThresholdFollowsTheIndexSizeUntilSetAndLoadsAsSaved() throws {
         #expect(SearchEngine.sizedTopListThreshold(slots: 0) == 500)
         #expect(SearchEngine.sizedTopListThreshold(slots: 100_000) == 500)

@@ -112,15 +112,11 @@ struct Document: Sendable {
     @inline(__always) var sourceCount: Int { sourceSet.count }
     @inline(__always) private var sourceSet: SourceSet { SourceSet(bits: UInt8(truncatingIfNeeded: offsetAndSources >> 24)) }
     @inline(__always) var visibility: Visibility {
-        switch titleAndFlags >> 24 & 3 {
-        case 0: .public
-        case 1: .private
-        default: .restricted
-        }
+        Visibility(ordinal: UInt8(truncatingIfNeeded: titleAndFlags >> 24 & 3)) ?? .restricted
     }
     /// The source of the record this document holds (see `heldRecord`),
-    /// as its index in `Source.allCases`; `Self.holdsNoRecord` when the
-    /// engine keeps the document's record in its table, or it has none.
+    /// as its `ordinal`; `Self.holdsNoRecord` when the engine keeps the
+    /// document's record in its table, or it has none.
     @inline(__always) private var heldRecordSource: UInt8 { UInt8(truncatingIfNeeded: titleAndFlags >> 26 & 7) }
 
     /// The first eight bytes of the identifier, big-endian: most identifier
@@ -142,7 +138,7 @@ struct Document: Sendable {
             item: SearchableItem(
                 uniqueIdentifier: uniqueIdentifier, domainIdentifier: domainIdentifier,
                 expirationDate: Self.date(expiration), attributeSet: attributes, visibility: visibility),
-            source: Source.allCases[Int(heldRecordSource)])
+            source: Source(ordinal: heldRecordSource)!)
     }
 
     /// Whether this document, built from `record`, says all of its item:
@@ -158,7 +154,7 @@ struct Document: Sendable {
     /// Makes this document hold `record` (it must `canHold` it).
     mutating func hold(_ record: IndexRecord) {
         assert(canHold(record), "a document holds only a record its fields say all of")
-        setHeldRecordSource(UInt8(Source.allCases.firstIndex(of: record.source)!))
+        setHeldRecordSource(record.source.ordinal)
     }
 
     private mutating func setHeldRecordSource(_ source: UInt8) {
@@ -198,12 +194,7 @@ extension Document {
     }
 
     private static func titleAndFlags(_ titleLength: Int, _ visibility: Visibility, _ held: UInt8) -> UInt32 {
-        let code: UInt32 = switch visibility {
-        case .public: 0
-        case .private: 1
-        case .restricted: 2
-        }
-        return UInt32(min(titleLength, Int(lowBits))) | code << 24 | UInt32(held) << 26
+        UInt32(min(titleLength, Int(lowBits))) | UInt32(visibility.ordinal) << 24 | UInt32(held) << 26
     }
 
     /// An expiration as the engine stores it (infinity for none).
@@ -224,7 +215,7 @@ extension Document {
         self.init(
             uniqueIdentifier: uniqueIdentifier, domain: domain, shown: .attributes(attributes.packed.storage),
             offsetAndSources: Self.offsetAndSources(attributes.packed.offset, sources),
-            titleAndFlags: Self.titleAndFlags(titleLength, visibility, UInt8(Source.allCases.firstIndex(of: source)!)))
+            titleAndFlags: Self.titleAndFlags(titleLength, visibility, source.ordinal))
     }
 }
 
@@ -267,7 +258,7 @@ struct SourceSet: Sendable, Equatable, ExpressibleByArrayLiteral {
     }
 
     mutating func insert(_ source: Source) {
-        bits |= 1 << UInt8(Source.allCases.firstIndex(of: source)!)
+        bits |= 1 << source.ordinal
     }
 
     var count: Int { bits.nonzeroBitCount }
@@ -277,7 +268,7 @@ struct SourceSet: Sendable, Equatable, ExpressibleByArrayLiteral {
     var list: [Source] { Self.lists[Int(bits)] }
 
     private static let lists: [[Source]] = (0..<(1 << Source.allCases.count)).map { bits in
-        Source.allCases.indices.filter { bits & (1 << $0) != 0 }.map { Source.allCases[$0] }
+        Source.allCases.filter { bits & (1 << $0.ordinal) != 0 }
     }
 }
 

@@ -7,4 +7,24 @@ public enum Visibility: String, Codable, Sendable, Hashable, CaseIterable {
     case `public`
     case `private`
     case restricted
+
+    /// The visibility as a small number, its place in `allCases`: how a
+    /// document's flags and a snapshot store it (so the numbers never change).
+    var ordinal: UInt8 {
+        switch self {
+        case .public: 0
+        case .private: 1
+        case .restricted: 2
+        }
+    }
+
+    /// The visibility whose `ordinal` is `ordinal`; nil for a number none has.
+    init?(ordinal: UInt8) {
+        switch ordinal {
+        case 0: self = .public
+        case 1: self = .private
+        case 2: self = .restricted
+        default: return nil
+        }
+    }
 }

@@ -9,6 +9,26 @@ public enum Source: String, Sendable, Codable, Comparable, CaseIterable {
     case web
 
     public static func < (lhs: Source, rhs: Source) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+        lhs.ordinal < rhs.ordinal
+    }
+
+    /// The source as a small number, its place in `allCases`: how a
+    /// document's flags and a snapshot store it (so the numbers never change).
+    var ordinal: UInt8 {
+        switch self {
+        case .item: 0
+        case .activity: 1
+        case .web: 2
+        }
+    }
+
+    /// The source whose `ordinal` is `ordinal`; nil for a number no source has.
+    init?(ordinal: UInt8) {
+        switch ordinal {
+        case 0: self = .item
+        case 1: self = .activity
+        case 2: self = .web
+        default: return nil
+        }
     }
 }

@@ -312,10 +312,10 @@ extension SearchEngine {
             try out.write(document.domainIdentifier)
             let expiry = slot(of: document.uniqueIdentifier).flatMap { Document.date(expiration(ofSlot: Int($0))) }
             try out.write(expiry?.timeIntervalSinceReferenceDate)
-            try out.write(UInt8(Visibility.allCases.firstIndex(of: document.visibility)!))
+            try out.write(document.visibility.ordinal)
         }
         try out.write(UInt32(document.titleLength))
-        try out.write(array: document.sources.map { UInt8(Source.allCases.firstIndex(of: $0)!) })
+        try out.write(array: document.sources.map(\.ordinal))
     }
 
     private func writeTrie(to out: inout SnapshotWriter) throws {
@@ -585,9 +585,10 @@ extension SearchEngine {
         var sources: SourceSet = []
         let (sourceIndexes, sourceCount) = try input.readArrayInPlace(of: UInt8.self)
         for offset in 0..<sourceCount {
-            let index = Int(sourceIndexes.load(fromByteOffset: offset, as: UInt8.self))
-            guard index < Source.allCases.count else { throw SnapshotError(.malformed, "unknown source") }
-            sources.insert(Source.allCases[index])
+            guard let source = Source(ordinal: sourceIndexes.load(fromByteOffset: offset, as: UInt8.self)) else {
+                throw SnapshotError(.malformed, "unknown source")
+            }
+            sources.insert(source)
         }
         return sources
     }
@@ -700,9 +701,9 @@ extension SearchEngine {
 extension SnapshotReader {
     @inline(__always)
     mutating func readSource() throws(SnapshotError) -> Source {
-        let index = Int(try read(UInt8.self))
-        guard index < Source.allCases.count else { throw SnapshotError(.malformed, "unknown source \(index)") }
-        return Source.allCases[index]
+        let ordinal = try read(UInt8.self)
+        guard let source = Source(ordinal: ordinal) else { throw SnapshotError(.malformed, "unknown source \(ordinal)") }
+        return source
     }
 }
 

@@ -14,7 +14,7 @@ extension SnapshotWriter {
         try write(item.uniqueIdentifier)
         try write(item.domainIdentifier)
         try write(item.expirationDate?.timeIntervalSinceReferenceDate)
-        try write(UInt8(Visibility.allCases.firstIndex(of: item.visibility)!))
+        try write(item.visibility.ordinal)
         let (count, tail) = item.attributeSet.packed.canonicalLayout
         // Past the set's record word.
         try write(UInt64(setStart + PackedStorage.recordHeaderSize))
@@ -26,7 +26,7 @@ extension SnapshotWriter {
     /// Writes `record`: its source's byte, then its item, whose attribute
     /// set's bytes were written at `setStart` in the run of sets.
     mutating func write(_ record: IndexRecord, attributesAt setStart: Int) throws {
-        try write(UInt8(Source.allCases.firstIndex(of: record.source)!))
+        try write(record.source.ordinal)
         var start = setStart
         try write(record.item, attributesAt: &start)
     }
@@ -62,9 +62,11 @@ extension SnapshotReader {
 
     @inline(__always)
     mutating func readVisibility() throws(SnapshotError) -> Visibility {
-        let index = Int(try read(UInt8.self))
-        guard index < Visibility.allCases.count else { throw SnapshotError(.malformed, "unknown visibility \(index)") }
-        return Visibility.allCases[index]
+        let ordinal = try read(UInt8.self)
+        guard let visibility = Visibility(ordinal: ordinal) else {
+            throw SnapshotError(.malformed, "unknown visibility \(ordinal)")
+        }
+        return visibility
     }
 
     /// A set's bytes are walked whole before they are trusted, unless the
