@@ -912,27 +912,46 @@ public struct SearchEngine: Sendable {
             nodes.append(node)
             places.append(place)
         }
-        finishInsert(insert, nodes: nodes, places: places)
+        nodes.withUnsafeBufferPointer { nodes in
+            places.withUnsafeBufferPointer { finishInsert(insert, nodes: nodes, places: $0) }
+        }
     }
 
     /// Inserts the tokens of many documents (slots already prepared) in one
     /// pass over the trie (`TokenTrie.insertPostings`): the same engine as
     /// inserting them one document at a time, at a fraction of the trie walks.
     private mutating func insertTokens(of batch: [PendingInsert]) {
-        let total = batch.reduce(0) { $0 + $1.tokens.count }
-        var tokens: [String] = []
+        let total = batch.withUnsafeBufferPointer { batch in batch.indices.reduce(0) { $0 + batch[$1].tokens.count } }
+        // Written in place, each insert read in place by index: a copy of
+        // an insert retained its arrays, and so did a zip of them; and each
+        // append checked its array's uniqueness again.
+        var filled = 0
         var heads: [UInt64] = []
         var postings: [TokenTrie.Posting] = []
-        tokens.reserveCapacity(total)
-        heads.reserveCapacity(total)
-        postings.reserveCapacity(total)
-        // Elements read in place: a copy of each insert retained its arrays.
-        for index in batch.indices {
-            for (token, field) in zip(batch[index].tokens, batch[index].fields) {
-                tokens.append(token)
-                heads.append(TokenArena.head(of: token))
-                postings.append(.init(doc: batch[index].slot, field: field))
+        let tokens = [String](unsafeUninitializedCapacity: total) { tokensOut, tokenCount in
+            heads = [UInt64](unsafeUninitializedCapacity: total) { headsOut, headCount in
+                postings = [TokenTrie.Posting](unsafeUninitializedCapacity: total) { postingsOut, postingCount in
+                    batch.withUnsafeBufferPointer { batch in
+                        for index in batch.indices {
+                            let slot = batch[index].slot
+                            batch[index].tokens.withUnsafeBufferPointer { insertTokens in
+                                batch[index].fields.withUnsafeBufferPointer { fields in
+                                    precondition(fields.count == insertTokens.count, "a field for every token")
+                                    for position in insertTokens.indices {
+                                        (tokensOut.baseAddress! + filled).initialize(to: insertTokens[position])
+                                        headsOut[filled] = TokenArena.head(of: insertTokens[position])
+                                        postingsOut[filled] = .init(doc: slot, field: fields[position])
+                                        filled += 1
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    postingCount = filled
+                }
+                headCount = filled
             }
+            tokenCount = filled
         }
         // With nothing cached (a bulk import into a new engine), the insert
         // counts the documents on its walk; lists and maps kept up to date
@@ -942,11 +961,22 @@ public struct SearchEngine: Sendable {
         let counted = topLists.isEmpty
         let (nodes, places) = trie.insertPostings(tokens, heads: heads, postings: postings, countingDocuments: counted)
         releaseInBackground(tokens)
-        var start = 0
-        for index in batch.indices {
-            let span = start..<(start + batch[index].tokens.count)
-            finishInsert(batch[index], nodes: Array(nodes[span]), places: Array(places[span]), counted: counted)
-            start = span.upperBound
+        // Each document's share of the nodes and places read in place (an
+        // array of each was two allocations a document), and the insert too
+        // (each copy retained its arrays).
+        batch.withUnsafeBufferPointer { batch in
+            nodes.withUnsafeBufferPointer { nodes in
+                places.withUnsafeBufferPointer { places in
+                    var start = 0
+                    for index in batch.indices {
+                        let span = start..<(start + batch[index].tokens.count)
+                        finishInsert(
+                            batch[index], nodes: UnsafeBufferPointer(rebasing: nodes[span]),
+                            places: UnsafeBufferPointer(rebasing: places[span]), counted: counted)
+                        start = span.upperBound
+                    }
+                }
+            }
         }
     }
 
@@ -955,10 +985,11 @@ public struct SearchEngine: Sendable {
     /// distinct-document counts and best lists (`counted`: the counts were
     /// made with the postings, and nothing is cached).
     private mutating func finishInsert(
-        _ insert: PendingInsert, nodes: [Int32], places: [UInt32], counted: Bool = false
+        _ insert: borrowing PendingInsert, nodes: UnsafeBufferPointer<Int32>, places: UnsafeBufferPointer<UInt32>,
+        counted: Bool = false
     ) {
         let slot = insert.slot
-        tokens.set(slot: slot, nodes: nodes, fields: insert.fields, places: places)
+        insert.fields.withUnsafeBufferPointer { tokens.set(slot: slot, nodes: nodes, fields: $0, places: places) }
         while ranks.count < documents.count {
             ranks.append(StaticRank())
             rankTiers.append(StaticRank().tier)
@@ -980,6 +1011,7 @@ public struct SearchEngine: Sendable {
             expiringDocuments.remove(slot)
         }
         guard !counted else { return }
+        let (nodes, places) = (Array(nodes), Array(places))
         let touched = trie.countDocument(tokenNodes: nodes, fields: insert.fields, delta: 1)
         makeTopListsUnique()
         addToTopLists(slot, touched: touched, tokenNodes: nodes, tokenFields: insert.fields, tokenPlaces: places)
