@@ -109,9 +109,6 @@ import Testing
         }
     }
 
-    /// The best lists' threshold follows the index's size (a thousandth
-    /// of its slots, from 500 to 2,000) until it is set; a snapshot keeps
-    /// the value it was saved with, which a loaded index then holds.
     /// A snapshot stores a source and a visibility by its ordinal: each is
     /// its place in `allCases` (the order snapshots were written in before
     /// ordinals were named), and a byte no case has reads back as none.
@@ -129,6 +126,9 @@ import Testing
         #expect(Source.allCases.sorted() == [.item, .activity, .web])
     }
 
+    /// The best lists' threshold follows the index's size (a thousandth
+    /// of its slots, from 500 to 2,000) until it is set; a snapshot keeps
+    /// the value it was saved with, which a loaded index then holds.
     @Test func theListThresholdFollowsTheIndexSizeUntilSetAndLoadsAsSaved() throws {
         #expect(SearchEngine.sizedTopListThreshold(slots: 0) == 500)
         #expect(SearchEngine.sizedTopListThreshold(slots: 100_000) == 500)
