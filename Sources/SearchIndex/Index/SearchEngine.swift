@@ -915,6 +915,7 @@ public struct SearchEngine: Sendable {
         nodes.withUnsafeBufferPointer { nodes in
             places.withUnsafeBufferPointer { finishInsert(insert, nodes: nodes, places: $0) }
         }
+        countInsert(insert, nodes: nodes, places: places)
     }
 
     /// Inserts the tokens of many documents (slots already prepared) in one
@@ -970,9 +971,11 @@ public struct SearchEngine: Sendable {
                     var start = 0
                     for index in batch.indices {
                         let span = start..<(start + batch[index].tokens.count)
-                        finishInsert(
-                            batch[index], nodes: UnsafeBufferPointer(rebasing: nodes[span]),
-                            places: UnsafeBufferPointer(rebasing: places[span]), counted: counted)
+                        let (insertNodes, insertPlaces) = (
+                            UnsafeBufferPointer(rebasing: nodes[span]), UnsafeBufferPointer(rebasing: places[span])
+                        )
+                        finishInsert(batch[index], nodes: insertNodes, places: insertPlaces)
+                        if !counted { countInsert(batch[index], nodes: Array(insertNodes), places: Array(insertPlaces)) }
                         start = span.upperBound
                     }
                 }
@@ -980,13 +983,12 @@ public struct SearchEngine: Sendable {
         }
     }
 
-    /// Everything an insert does once the document's postings are in the
-    /// trie (at `nodes`, `places`): its arena tokens, rank, expiration,
-    /// distinct-document counts and best lists (`counted`: the counts were
-    /// made with the postings, and nothing is cached).
+    /// What every insert does once the document's postings are in the
+    /// trie (at `nodes`, `places`): its arena tokens, rank and expiration.
+    /// Its distinct-document counts and best lists follow (`countInsert`),
+    /// unless the bulk insert counted them with the postings.
     private mutating func finishInsert(
-        _ insert: borrowing PendingInsert, nodes: UnsafeBufferPointer<Int32>, places: UnsafeBufferPointer<UInt32>,
-        counted: Bool = false
+        _ insert: borrowing PendingInsert, nodes: UnsafeBufferPointer<Int32>, places: UnsafeBufferPointer<UInt32>
     ) {
         let slot = insert.slot
         insert.fields.withUnsafeBufferPointer { tokens.set(slot: slot, nodes: nodes, fields: $0, places: places) }
@@ -1010,11 +1012,14 @@ public struct SearchEngine: Sendable {
         } else {
             expiringDocuments.remove(slot)
         }
-        guard !counted else { return }
-        let (nodes, places) = (Array(nodes), Array(places))
+    }
+
+    /// An inserted document's distinct-document counts and best lists,
+    /// kept up to date one document at a time.
+    private mutating func countInsert(_ insert: borrowing PendingInsert, nodes: [Int32], places: [UInt32]) {
         let touched = trie.countDocument(tokenNodes: nodes, fields: insert.fields, delta: 1)
         makeTopListsUnique()
-        addToTopLists(slot, touched: touched, tokenNodes: nodes, tokenFields: insert.fields, tokenPlaces: places)
+        addToTopLists(insert.slot, touched: touched, tokenNodes: nodes, tokenFields: insert.fields, tokenPlaces: places)
     }
 
     private mutating func removeTokens(of slot: UInt32) {

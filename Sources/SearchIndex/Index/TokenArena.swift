@@ -135,16 +135,7 @@ struct TokenArena: Sendable {
         words.reserveCapacity(count)
     }
 
-    /// Replaces the tokens of `slot`.
-    mutating func set(slot: UInt32, nodes newNodes: [Int32], fields newFields: [UInt8], places newPlaces: [UInt32]) {
-        newNodes.withUnsafeBufferPointer { newNodes in
-            newFields.withUnsafeBufferPointer { newFields in
-                newPlaces.withUnsafeBufferPointer { set(slot: slot, nodes: newNodes, fields: newFields, places: $0) }
-            }
-        }
-    }
-
-    /// `set(slot:nodes:fields:places:)` from views: a bulk build sets a
+    /// Replaces the tokens of `slot`. Given as views: a bulk build sets a
     /// million slots, and an array made for each (its nodes, its places,
     /// its words) was three allocations a document on the inserting thread.
     mutating func set(
