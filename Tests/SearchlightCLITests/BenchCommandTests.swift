@@ -42,6 +42,12 @@ import Testing
         for key in ["coldStartPeakRSSBytes", "firstStartPeakRSSBytes"] {
             #expect((json[key] as? Int ?? 0) > 1_000_000, "\(key)")
         }
+        // The machine's memory latency as the run starts and ends; the
+        // start's 64 MB chase is not the peak of sixty items' bench.
+        let latency = try #require(json["memoryLatencyNanoseconds"] as? [String: Double])
+        #expect(Set(latency.keys) == ["start", "end"])
+        #expect(latency.values.allSatisfy { $0 > 1 && $0 < 10_000 }, "\(latency)")
+        #expect((json["peakRSSBytes"] as! Int) < 64 << 20)
     }
 
     @Test func aSavedIndexIsTypedOnAndLeftAsItWas() throws {
@@ -57,6 +63,7 @@ import Testing
         #expect(json["insertMicroseconds"] is Int)
         #expect((json["keystrokeMicroseconds"] as? [String: Int])?["p90"] != nil)
         #expect((json["keystrokeAfterUpdateMicroseconds"] as? [String: Int])?["p50"] != nil)
+        #expect((json["memoryLatencyNanoseconds"] as? [String: Double]).map { Set($0.keys) } == ["start", "end"])
         // The updates it timed (copies of items under new identifiers)
         // changed only its own copy of the engine.
         #expect(try cli.ids("cozo") == before)
