@@ -20,16 +20,10 @@ enum MemoryLatencyProbe {
         // Sattolo's shuffle: a permutation that is a single cycle, so the
         // chase visits every element before it comes back.
         var next = Array(0..<count)
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var generator = SplitMix64()
         next.withUnsafeMutableBufferPointer { next in
             for index in stride(from: count - 1, to: 0, by: -1) {
-                // SplitMix64: the system generator is a system call a number.
-                state &+= 0x9E37_79B9_7F4A_7C15
-                var mixed = state
-                mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-                mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-                mixed ^= mixed >> 31
-                next.swapAt(index, Int(mixed % UInt64(index)))
+                next.swapAt(index, Int.random(in: 0..<index, using: &generator))
             }
         }
         let start = DispatchTime.now().uptimeNanoseconds
@@ -59,5 +53,19 @@ enum MemoryLatencyProbe {
         guard let file = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
         defer { try? file.close() }
         return (try? file.write(contentsOf: Data("5".utf8))) != nil
+    }
+
+    /// SplitMix64, seeded alike every time: the system generator is a
+    /// system call a number, and the shuffle draws eight million.
+    private struct SplitMix64: RandomNumberGenerator {
+        private var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var mixed = state
+            mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+            return mixed ^ (mixed >> 31)
+        }
     }
 }
