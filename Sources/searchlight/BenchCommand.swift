@@ -40,8 +40,10 @@ struct BenchCommand: ParsableCommand {
     /// Types every line of the queries file one keystroke at a time (every
     /// non-blank prefix is a query); returns each keystroke's time in
     /// microseconds, with its query. As the search bar asks (`explained`
-    /// false): results with highlights, attributes and every rule's value,
-    /// the matched tokens left to the one explanation on screen.
+    /// false): results with attributes and every rule's value, the matched
+    /// tokens left to the one explanation on screen, and the highlights to
+    /// the rows drawn (most results make theirs when read: the UI's
+    /// timing below, keystroke to painted screen, includes them).
     private func typeQueries(
         _ lines: [String], on engine: SearchEngine, now: Date, explained: Bool = false
     ) -> [(micros: Double, query: String)] {

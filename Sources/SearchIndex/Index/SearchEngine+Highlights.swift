@@ -32,16 +32,28 @@ extension SearchEngine {
         // for each result (a fourteenth of a short keystroke at a million
         // items).
         withUnsafePointer(to: trie) { trie in
-            if termsAreASCII {
-                if let plain = Self.plainHighlights(of: text, field: field, terms: terms, probes: probes, evaluators: &evaluators, trie: trie) {
-                    return plain
-                }
-            }
-            // Text the tokenizer must read (most titles are plain): as a string.
-            let string = String(decoding: text, as: UTF8.self)
-            if termsAreASCII && Self.isBeyondASCII(string) { return HighlightList() }
-            return Self.tokenizedHighlights(of: string, field: field, terms: terms, probes: probes, evaluators: &evaluators, trie: trie)
+            Self.highlights(
+                of: text, field: field, terms: terms, termsAreASCII: termsAreASCII, probes: probes,
+                evaluators: &evaluators, trie: trie)
         }
+    }
+
+    /// `highlights(ofUTF8:…)` with the trie by address: without `probes`
+    /// the evaluators read it; with them, only a probe that cannot decide
+    /// a token alone does (`TermProbe.decidesTextAlone`).
+    static func highlights(
+        of text: UnsafeBufferPointer<UInt8>, field: String, terms: [String], termsAreASCII: Bool, probes: UnsafeBufferPointer<TermProbe>?,
+        evaluators: inout [TermEvaluator], trie: UnsafePointer<TokenTrie>
+    ) -> HighlightList {
+        if termsAreASCII {
+            if let plain = plainHighlights(of: text, field: field, terms: terms, probes: probes, evaluators: &evaluators, trie: trie) {
+                return plain
+            }
+        }
+        // Text the tokenizer must read (most titles are plain): as a string.
+        let string = String(decoding: text, as: UTF8.self)
+        if termsAreASCII && isBeyondASCII(string) { return HighlightList() }
+        return tokenizedHighlights(of: string, field: field, terms: terms, probes: probes, evaluators: &evaluators, trie: trie)
     }
 
     /// Whether every term is ASCII (each result's highlights asked this of

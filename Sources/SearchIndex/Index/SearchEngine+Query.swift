@@ -143,10 +143,11 @@ extension SearchEngine {
             // of a short keystroke).
             let terms = [term]
             let termsAreASCII = Self.areASCII(terms)
+            let deferred = DeferredHighlights(terms: terms, termsAreASCII: termsAreASCII, probes: probes)
             return ranked.map {
                 makeResult(
                     doc: $0.doc, key: $0.key, terms: terms, termsAreASCII: termsAreASCII, probes: probes,
-                    evaluators: &evaluators, query: query)
+                    deferred: deferred, evaluators: &evaluators, query: query)
             }
         }
         let plan = countPlan(matches, of: term, mapsBroadTerm: ended)
@@ -226,9 +227,11 @@ extension SearchEngine {
     /// (the matched tokens only if the query asks for them).
     /// `probes`, when the query has them, answer the per-token questions
     /// without the trie; otherwise the evaluators do.
+    /// `deferred`, when the query has one, makes the highlights of a
+    /// result whose title is its set's when they are read.
     func makeResult(
         doc: UInt32, key: RankingKey, terms: [String], termsAreASCII: Bool, probes: [TermProbe]? = nil,
-        evaluators: inout [TermEvaluator], query: SearchQuery
+        deferred: DeferredHighlights? = nil, evaluators: inout [TermEvaluator], query: SearchQuery
     ) -> SearchResult {
         var termMatches: [Explanation.TermMatch] = []
         if query.explainsMatches {
@@ -265,16 +268,18 @@ extension SearchEngine {
                 ofUTF8: text, field: "title", terms: terms, termsAreASCII: termsAreASCII, probes: probes,
                 evaluators: &evaluators)
         }
-        let highlightList: HighlightList
+        let highlighting: SearchResult.Highlighting
         if var title {
-            highlightList = title.withUTF8(highlights)
+            highlighting = .made(title.withUTF8(highlights))
+        } else if let deferred {
+            highlighting = .deferred(deferred)
         } else {
-            highlightList = attributes.withShownTitleUTF8(highlights)
+            highlighting = .made(attributes.withShownTitleUTF8(highlights))
         }
         return SearchResult(
             uniqueIdentifier: fields.identifier, domainIdentifier: fields.domain,
             contentType: contentType, title: title, sources: fields.sources.list,
-            attributes: attributes, visibility: fields.visibility, highlightList: highlightList,
+            attributes: attributes, visibility: fields.visibility, highlighting: highlighting,
             explanation: Explanation(
                 key: key, views: engagementScore(of: fields.identifier, at: query.now).views, matches: termMatches))
     }
@@ -285,7 +290,7 @@ extension SearchEngine {
         return SearchResult(
             uniqueIdentifier: document.uniqueIdentifier, domainIdentifier: document.domainIdentifier,
             contentType: document.contentType, title: document.title, sources: document.sources,
-            attributes: shownAttributes(of: document), visibility: document.visibility, highlightList: HighlightList(),
+            attributes: shownAttributes(of: document), visibility: document.visibility, highlighting: .made(HighlightList()),
             explanation: Explanation(
                 key: RankingKey(typos: 0, wholeWords: 0, fieldScore: 0, engagement: 0,
                                 sources: document.sourceCount, titleLength: document.titleLength,

@@ -287,10 +287,11 @@ extension SearchEngine {
         ranked.sort { $0.key < $1.key }
         var evaluators = matches.map { TermEvaluator(matches: $0) }
         let termsAreASCII = Self.areASCII(terms)
+        let deferred = DeferredHighlights(terms: terms, termsAreASCII: termsAreASCII, probes: probes)
         let results = ranked.prefix(max(0, query.limit)).map {
             makeResult(
                 doc: $0.doc, key: $0.key, terms: terms, termsAreASCII: termsAreASCII, probes: probes,
-                evaluators: &evaluators, query: query)
+                deferred: deferred, evaluators: &evaluators, query: query)
         }
         return SearchResponse(query: query.text, total: kept.total, results: results)
     }

@@ -32,6 +32,9 @@ public struct Highlight: Sendable, Hashable, Codable {
 }
 
 /// One ranked result.
+///
+/// Equal (and hashed alike) exactly when what its properties read is:
+/// highlights made when read compare as the list they make.
 public struct SearchResult: Sendable, Hashable {
     public var uniqueIdentifier: String
     public var domainIdentifier: String?
@@ -45,13 +48,18 @@ public struct SearchResult: Sendable, Hashable {
     /// reads it often keeps the string.
     public var title: String {
         get { pinnedTitle ?? shownAttributes.shownTitle }
-        set { pinnedTitle = Self.pinned(newValue, over: shownAttributes) }
+        set {
+            // Highlights not made yet are made from the title as it was.
+            settleHighlights()
+            pinnedTitle = Self.pinned(newValue, over: shownAttributes)
+        }
     }
     public var sources: [Source]
     /// Every attribute of the result. Replacing them keeps the title as it was.
     public var attributes: AttributeSet {
         get { shownAttributes }
         set {
+            settleHighlights()
             let title = self.title
             shownAttributes = newValue
             pinnedTitle = Self.pinned(title, over: newValue)
@@ -63,14 +71,55 @@ public struct SearchResult: Sendable, Hashable {
     private(set) var pinnedTitle: String?
     private(set) var shownAttributes: AttributeSet
     public var visibility: Visibility
-    /// The characters of the title (or another field) that the query matched.
+    /// The characters of the title (or another field) that the query
+    /// matched. Made when first read for most results (`DeferredHighlights`),
+    /// from the title the result had when made; each read makes them again.
     public var highlights: [Highlight] {
         get { highlightList.list }
-        set { highlightList = HighlightList(newValue) }
+        set { highlighting = .made(HighlightList(newValue)) }
     }
     /// `highlights`, kept without an array while they are few (see `HighlightList`).
-    var highlightList: HighlightList
+    var highlightList: HighlightList {
+        switch highlighting {
+        case .made(let list): list
+        case .deferred(let maker):
+            // Deferred only over the set's own title, and made before
+            // either changes (`settleHighlights`).
+            shownAttributes.withShownTitleUTF8(maker.highlights(ofTitle:))
+        }
+    }
+    /// The highlights, or what makes them when read.
+    private(set) var highlighting: Highlighting
     public var explanation: Explanation
+
+    enum Highlighting: Sendable {
+        case made(HighlightList)
+        case deferred(DeferredHighlights)
+    }
+
+    /// Makes deferred highlights now, before the title they are read from changes.
+    private mutating func settleHighlights() {
+        if case .deferred = highlighting { highlighting = .made(highlightList) }
+    }
+
+    public static func == (a: SearchResult, b: SearchResult) -> Bool {
+        a.uniqueIdentifier == b.uniqueIdentifier && a.domainIdentifier == b.domainIdentifier
+            && a.contentType == b.contentType && a.sources == b.sources && a.pinnedTitle == b.pinnedTitle
+            && a.shownAttributes == b.shownAttributes && a.visibility == b.visibility
+            && a.explanation == b.explanation && a.highlightList == b.highlightList
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(uniqueIdentifier)
+        hasher.combine(domainIdentifier)
+        hasher.combine(contentType)
+        hasher.combine(sources)
+        hasher.combine(pinnedTitle)
+        hasher.combine(shownAttributes)
+        hasher.combine(visibility)
+        hasher.combine(highlightList)
+        hasher.combine(explanation)
+    }
 
     /// `title` as `pinnedTitle` keeps it beside `attributes`.
     private static func pinned(_ title: String?, over attributes: AttributeSet) -> String? {
@@ -89,12 +138,12 @@ extension SearchResult {
     // results are made through this one.
     init(
         uniqueIdentifier: String, domainIdentifier: String?, contentType: String, title: String? = nil, sources: [Source],
-        attributes: AttributeSet, visibility: Visibility, highlightList: HighlightList, explanation: Explanation
+        attributes: AttributeSet, visibility: Visibility, highlighting: Highlighting, explanation: Explanation
     ) {
         self.init(
             uniqueIdentifier: uniqueIdentifier, domainIdentifier: domainIdentifier, contentType: contentType,
             sources: sources, pinnedTitle: Self.pinned(title, over: attributes), shownAttributes: attributes,
-            visibility: visibility, highlightList: highlightList, explanation: explanation)
+            visibility: visibility, highlighting: highlighting, explanation: explanation)
     }
 }
 

@@ -113,6 +113,11 @@ struct TermProbe: Sendable {
         return single.wholeNode >= 0 && length == single.mask.nonzeroBitCount / 8 ? 0 : 4
     }
 
+    /// Whether every token given as text is decided by the probe alone
+    /// (`code(of:token:scalars:trie:)` never reads the trie): it has no
+    /// whole-word nodes, or keeps their heads.
+    var decidesTextAlone: Bool { wholeNodes.isEmpty || wholeHeads != nil }
+
     /// The typos and wholeness a hit code says; nil for `miss`.
     @inline(__always)
     static func hit(ofCode code: UInt8) -> (typos: UInt8, whole: Bool)? {
