@@ -17,7 +17,8 @@ import Foundation
 /// activities count · JSON…                      rare: Codable is fast enough
 /// views      count · (identifier, [seconds])…
 /// documents  chunks · (kind, fields)…           kind 1: the record it holds (source, item), then its own
-///                                                few fields; kind 2: all of its fields
+///                                                few fields; kind 2: all of its fields (both: title length,
+///                                                content type code, sources)
 /// slots      free slots · ranks · expirations · engaged flags
 /// trie       node columns · label counts · labels · child counts · children · posting counts · postings (a column)
 ///            · ordered ranges · free nodes · stamp · ordered limit · retired nodes
@@ -58,7 +59,9 @@ extension SearchEngine {
     /// 25: a thumbnail's first byte says which integers and caption it has.
     /// 26: a record a document holds written inside that document, not
     /// among the records.
-    static let snapshotFormat: UInt32 = 26
+    /// 27: a document's content type code (`Document.contentTypeCode`)
+    /// after its title's length.
+    static let snapshotFormat: UInt32 = 27
 
     private static var layoutSizes: [UInt32] {
         [MemoryLayout<TokenTrie.Posting>.stride, MemoryLayout<TokenTrie.Child>.stride, MemoryLayout<TopEntry>.stride,
@@ -315,6 +318,7 @@ extension SearchEngine {
             try out.write(document.visibility.ordinal)
         }
         try out.write(UInt32(document.titleLength))
+        try out.write(document.contentTypeCode)
         try out.write(array: document.sources.map(\.ordinal))
     }
 
@@ -559,10 +563,11 @@ extension SearchEngine {
             // The expiration is the engine's column's, read with the others.
             let held = try input.readRecordParts(attributesIn: sets, trustingWords: input.verified)
             let titleLength = Int(try input.read(UInt32.self))
+            let contentTypeCode = try readContentTypeCode(from: &input)
             let sources = try readSources(from: &input)
             return Document(
                 holding: held.source, uniqueIdentifier: held.identifier, domain: held.domain, attributes: held.attributes,
-                visibility: held.visibility, titleLength: titleLength, sources: sources)
+                visibility: held.visibility, titleLength: titleLength, sources: sources, contentTypeCode: contentTypeCode)
         case 2:
             let identifier = try input.readString()
             let title = try input.readString()
@@ -572,6 +577,8 @@ extension SearchEngine {
             _ = try input.readOptional(Double.self)
             let visibility = try input.readVisibility()
             let titleLength = Int(try input.read(UInt32.self))
+            // The code follows from the type written above.
+            _ = try readContentTypeCode(from: &input)
             let sources = try readSources(from: &input)
             return Document(
                 uniqueIdentifier: identifier, title: title, titleLength: titleLength, contentType: contentType,
@@ -579,6 +586,12 @@ extension SearchEngine {
         case let kind:
             throw SnapshotError(.malformed, "unknown document kind \(kind)")
         }
+    }
+
+    private static func readContentTypeCode(from input: inout SnapshotReader) throws(SnapshotError) -> UInt8 {
+        let code = try input.read(UInt8.self)
+        guard Document.isContentTypeCode(code) else { throw SnapshotError(.malformed, "unknown content type code \(code)") }
+        return code
     }
 
     private static func readSources(from input: inout SnapshotReader) throws(SnapshotError) -> SourceSet {
