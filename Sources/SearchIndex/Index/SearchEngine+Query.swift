@@ -251,7 +251,7 @@ extension SearchEngine {
         // The slot's stored fields are read in place: a copy of the whole
         // document went through the runtime's generic copy, a retain of
         // every reference it holds (a twentieth of a short keystroke).
-        let fields = documents.withUnsafeBufferPointer { $0.withDocument(at: Int(doc)) { $0.resultFields } }.unsafelyUnwrapped
+        let fields = documents.withUnsafeBufferPointer { $0.withPresentDocument(at: Int(doc)) { $0.resultFields } }
         let attributes: AttributeSet, title: String?, contentType: String
         if let own = fields.attributes {
             // The title is left in the set (`SearchResult.title` reads it when asked).

@@ -330,9 +330,11 @@ extension SearchEngine {
             return true
         }
 
-        let bound = Set(matches.prefix.values).union(matches.whole.values).max() ?? 0
+        // Found without a set or a filtered dictionary of each bucket (each
+        // hashed every node of the term's again, for every keystroke).
+        let bound = max(matches.prefix.values.max() ?? 0, matches.whole.values.max() ?? 0)
         for typos in 0...bound where ranked.count < limit {
-            let wholeNodes = matches.whole.filter { $0.value == typos }.keys.sorted()
+            let wholeNodes = matches.whole.compactMap { $0.value == typos ? $0.key : nil }.sorted()
             let wholeLists = wholeNodes.map { node -> (entries: [TopEntry], complete: Bool) in
                 let list = ownTopList(node)
                 return (list, list.count == trie[node].postingList.count)
@@ -340,7 +342,7 @@ extension SearchEngine {
             guard take(wholeLists, typos: typos, whole: true) else { return nil }
             if ranked.count >= limit { break }
             // The whole bucket is used up: all its documents are in `seen`.
-            let prefixNodes = matches.prefix.filter { $0.value == typos }.keys.sorted()
+            let prefixNodes = matches.prefix.compactMap { $0.value == typos ? $0.key : nil }.sorted()
             // A list not kept is made as long as this bucket can take, with
             // room for as many skipped (expired, engaged, taken already).
             let keeping = 2 * (limit - ranked.count)

@@ -17,4 +17,16 @@ extension UnsafeBufferPointer<Document?> {
         guard element.pointee != nil else { return nil }
         return UnsafeRawPointer(element).withMemoryRebound(to: Document.self, capacity: 1) { body($0.pointee) }
     }
+
+    /// `withDocument` for a slot known to hold one (a ranked result's):
+    /// its answer comes back as it is, not in an optional the caller
+    /// unwraps (for a result's fields, the optional was copied out and
+    /// destroyed, a retain and a release of each reference they hold).
+    @inline(__always)
+    func withPresentDocument<R>(at slot: Int, _ body: (borrowing Document) -> R) -> R {
+        precondition(slot >= 0 && slot < count, "slot out of range")
+        let element = baseAddress.unsafelyUnwrapped + slot
+        precondition(element.pointee != nil, "no document in slot \(slot)")
+        return UnsafeRawPointer(element).withMemoryRebound(to: Document.self, capacity: 1) { body($0.pointee) }
+    }
 }
