@@ -31,11 +31,9 @@ final class DeferredHighlights: Sendable {
     /// The title's highlights, as `SearchEngine.highlights(ofUTF8:…)` makes them.
     func highlights(ofTitle text: UnsafeBufferPointer<UInt8>) -> HighlightList {
         var noEvaluators: [TermEvaluator] = []
-        return probes.withUnsafeBufferPointer { probes in
-            SearchEngine.highlights(
-                of: text, field: HighlightList.inlineField, terms: terms, termsAreASCII: termsAreASCII, probes: probes,
-                evaluators: &noEvaluators, trie: Self.unread)
-        }
+        return SearchEngine.highlights(
+            ofUTF8: text, field: HighlightList.inlineField, terms: terms, termsAreASCII: termsAreASCII, probes: probes,
+            evaluators: &noEvaluators, trie: Self.unread)
     }
 
     /// The trie the highlight functions take, never read through here

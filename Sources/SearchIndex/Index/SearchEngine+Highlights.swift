@@ -12,36 +12,38 @@ extension SearchEngine {
         ofUTF8 text: UnsafeBufferPointer<UInt8>, field: String, terms: [String], termsAreASCII: Bool, probes: [TermProbe]?,
         evaluators: inout [TermEvaluator]
     ) -> HighlightList {
-        // The probes are read in place: taken out of the array (a probe a
-        // token a term), each was copied, a retain and a release of each
-        // of its arrays (5% of the benchmark's keystroke instructions).
-        guard let probes else {
-            return highlights(of: text, field: field, terms: terms, termsAreASCII: termsAreASCII, probesInPlace: nil, evaluators: &evaluators)
-        }
-        return probes.withUnsafeBufferPointer {
-            highlights(of: text, field: field, terms: terms, termsAreASCII: termsAreASCII, probesInPlace: $0, evaluators: &evaluators)
-        }
-    }
-
-    private func highlights(
-        of text: UnsafeBufferPointer<UInt8>, field: String, terms: [String], termsAreASCII: Bool, probesInPlace probes: UnsafeBufferPointer<TermProbe>?,
-        evaluators: inout [TermEvaluator]
-    ) -> HighlightList {
         // The trie goes down by address: closures that captured it (or
         // `self`) copied it, every array it holds retained and released
         // for each result (a fourteenth of a short keystroke at a million
         // items).
         withUnsafePointer(to: trie) { trie in
             Self.highlights(
-                of: text, field: field, terms: terms, termsAreASCII: termsAreASCII, probes: probes,
+                ofUTF8: text, field: field, terms: terms, termsAreASCII: termsAreASCII, probes: probes,
                 evaluators: &evaluators, trie: trie)
         }
     }
 
-    /// `highlights(ofUTF8:…)` with the trie by address: without `probes`
-    /// the evaluators read it; with them, only a probe that cannot decide
-    /// a token alone does (`TermProbe.decidesTextAlone`).
+    /// `highlights(ofUTF8:…)` with the trie by address (what a result's
+    /// deferred highlights call, with probes that never read it).
     static func highlights(
+        ofUTF8 text: UnsafeBufferPointer<UInt8>, field: String, terms: [String], termsAreASCII: Bool, probes: [TermProbe]?,
+        evaluators: inout [TermEvaluator], trie: UnsafePointer<TokenTrie>
+    ) -> HighlightList {
+        // The probes are read in place: taken out of the array (a probe a
+        // token a term), each was copied, a retain and a release of each
+        // of its arrays (5% of the benchmark's keystroke instructions).
+        guard let probes else {
+            return highlights(of: text, field: field, terms: terms, termsAreASCII: termsAreASCII, probes: nil, evaluators: &evaluators, trie: trie)
+        }
+        return probes.withUnsafeBufferPointer {
+            highlights(of: text, field: field, terms: terms, termsAreASCII: termsAreASCII, probes: $0, evaluators: &evaluators, trie: trie)
+        }
+    }
+
+    /// The probes read in place: without them the evaluators read the
+    /// trie; with them, only a probe that cannot decide a token alone
+    /// does (`TermProbe.decidesTextAlone`).
+    private static func highlights(
         of text: UnsafeBufferPointer<UInt8>, field: String, terms: [String], termsAreASCII: Bool, probes: UnsafeBufferPointer<TermProbe>?,
         evaluators: inout [TermEvaluator], trie: UnsafePointer<TokenTrie>
     ) -> HighlightList {

@@ -17,8 +17,8 @@ import Foundation
 /// activities count · JSON…                      rare: Codable is fast enough
 /// views      count · (identifier, [seconds])…
 /// documents  chunks · (kind, fields)…           kind 1: the record it holds (source, item), then its own
-///                                                few fields; kind 2: all of its fields (both: title length,
-///                                                content type code, sources)
+///                                                content type code and few fields; kind 2: all of its
+///                                                fields (its content type as text)
 /// slots      free slots · ranks · expirations · engaged flags
 /// trie       node columns · label counts · labels · child counts · children · posting counts · postings (a column)
 ///            · ordered ranges · free nodes · stamp · ordered limit · retired nodes
@@ -59,8 +59,8 @@ extension SearchEngine {
     /// 25: a thumbnail's first byte says which integers and caption it has.
     /// 26: a record a document holds written inside that document, not
     /// among the records.
-    /// 27: a document's content type code (`Document.contentTypeCode`)
-    /// after its title's length.
+    /// 27: a document that holds its record has its content type code
+    /// (`Document.contentTypeCode`) after that record.
     static let snapshotFormat: UInt32 = 27
 
     private static var layoutSizes: [UInt32] {
@@ -307,6 +307,8 @@ extension SearchEngine {
         if let held {
             try out.write(UInt8(1))
             try out.write(held.record, attributesAt: held.setStart)
+            // The set's type, coded, so that a load need not read the set for it.
+            try out.write(document.contentTypeCode)
         } else {
             try out.write(UInt8(2))
             try out.write(document.uniqueIdentifier)
@@ -318,7 +320,6 @@ extension SearchEngine {
             try out.write(document.visibility.ordinal)
         }
         try out.write(UInt32(document.titleLength))
-        try out.write(document.contentTypeCode)
         try out.write(array: document.sources.map(\.ordinal))
     }
 
@@ -562,8 +563,8 @@ extension SearchEngine {
         case 1:
             // The expiration is the engine's column's, read with the others.
             let held = try input.readRecordParts(attributesIn: sets, trustingWords: input.verified)
-            let titleLength = Int(try input.read(UInt32.self))
             let contentTypeCode = try readContentTypeCode(from: &input)
+            let titleLength = Int(try input.read(UInt32.self))
             let sources = try readSources(from: &input)
             return Document(
                 holding: held.source, uniqueIdentifier: held.identifier, domain: held.domain, attributes: held.attributes,
@@ -577,8 +578,6 @@ extension SearchEngine {
             _ = try input.readOptional(Double.self)
             let visibility = try input.readVisibility()
             let titleLength = Int(try input.read(UInt32.self))
-            // The code follows from the type written above.
-            _ = try readContentTypeCode(from: &input)
             let sources = try readSources(from: &input)
             return Document(
                 uniqueIdentifier: identifier, title: title, titleLength: titleLength, contentType: contentType,
