@@ -69,6 +69,16 @@ struct FieldMap: Sendable, Equatable {
         return field == Self.none ? SearchEngine.noField : field
     }
 
+    /// The packed byte that holds `slot`, or 0 past the map's bytes: read
+    /// ahead of a change, so that its miss overlaps others.
+    @inline(__always)
+    func byte(containing slot: Int) -> UInt8 {
+        bytes.withUnsafeBufferPointer { bytes in
+            let byte = Self.place(of: slot).byte
+            return byte < bytes.count ? bytes[byte] : 0
+        }
+    }
+
     /// `slot`'s half byte in packed `bytes` (which cover it): its field, or `none`.
     @inline(__always)
     static func half(of slot: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UInt8 {

@@ -112,7 +112,7 @@ extension SearchEngine {
         ranks.withUnsafeBufferPointer { ranks in
         trie.nodes.withUnsafeBufferPointer { nodes in
             let lists = ListUpkeep(ranks: ranks, nodes: nodes, documents: documents, rank: ranks[Int(slot)])
-            topLists.update(touched) { node, field, summary in body(lists, node, field, &summary) }
+            topLists.update(touched, slot: slot) { node, field, summary in body(lists, node, field, &summary) }
         }}
     }
 }

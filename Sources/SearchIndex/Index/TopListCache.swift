@@ -70,7 +70,7 @@ final class TopListCache: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    private var summaries: [Int32: Summary] = [:]
+    private var summaries = SummaryTable()
     /// Whether a node has a summary, a bit per node: a change passes every
     /// node on its tokens' paths, nearly none of which has one. A bit test
     /// is cheaper than a hash lookup, and a bitset stays in cache where a
@@ -119,11 +119,11 @@ final class TopListCache: @unchecked Sendable {
         self.init()
         for (node, list) in subtree {
             summaries[node, default: Summary()].subtree = list
-            summaries[node]!.subtreeTail = tail(list)
+            summaries[node, default: Summary()].subtreeTail = tail(list)
         }
         for (node, list) in own {
             summaries[node, default: Summary()].own = list
-            summaries[node]!.ownTail = tail(list)
+            summaries[node, default: Summary()].ownTail = tail(list)
         }
         for node in summaries.keys { markListed(node) }
     }
@@ -141,27 +141,57 @@ final class TopListCache: @unchecked Sendable {
     func renumberNodes(_ newIndex: [Int32]) {
         lock.lock(); defer { lock.unlock() }
         let old = summaries
-        summaries = Dictionary(minimumCapacity: old.count)
+        summaries = SummaryTable(minimumCapacity: old.entries.count)
         listed = []
-        for (node, summary) in old where Int(node) < newIndex.count && newIndex[Int(node)] >= 0 {
-            summaries[newIndex[Int(node)]] = summary
+        for (node, summary) in zip(old.keys, old.entries) where Int(node) < newIndex.count && newIndex[Int(node)] >= 0 {
+            summaries[newIndex[Int(node)], default: summary] = summary
             markListed(newIndex[Int(node)])
         }
     }
 
     /// Changes what the listed nodes among `touched` have cached, in place
     /// and under the lock: `body` gets each one's field (passed through)
-    /// and summary; a summary it leaves empty is dropped.
-    func update(_ touched: [(node: Int32, field: UInt8)], _ body: (Int32, UInt8, inout Summary) -> Void) {
+    /// and summary; a summary it leaves empty is dropped. `slot` is the
+    /// document changed, whose half-byte in each field map `body` changes.
+    ///
+    /// In three passes: the summaries found, then their lines (and their
+    /// field maps' bytes for `slot`) read, then changed. The reads of the
+    /// second pass depend on nothing but the first, so their misses
+    /// overlap, and the third finds them in the cache.
+    func update(_ touched: [(node: Int32, field: UInt8)], slot: UInt32, _ body: (Int32, UInt8, inout Summary) -> Void) {
         lock.lock(); defer { lock.unlock() }
-        for (node, field) in touched where isListed(node) {
-            guard let index = summaries.index(forKey: node) else { continue }
-            body(node, field, &summaries.values[index])
-            if summaries.values[index].isEmpty {
-                summaries.remove(at: index)
+        withUnsafeTemporaryAllocation(of: (position: Int, touched: Int).self, capacity: touched.count) { found in
+            var count = 0
+            for (index, (node, _)) in touched.enumerated() where isListed(node) {
+                guard let position = summaries.position(of: node) else { continue }
+                found.initializeElement(at: count, to: (position, index))
+                count += 1
+            }
+            var emptied: [Int32] = []
+            summaries.withEntries { entries in
+                var sink = 0
+                for (position, _) in found[..<count] { sink &+= Self.touch(entries[position], slot: slot) }
+                keepValue(UInt32(truncatingIfNeeded: sink))
+                for (position, index) in found[..<count] {
+                    let (node, field) = touched[index]
+                    body(node, field, &entries[position])
+                    if entries[position].isEmpty { emptied.append(node) }
+                }
+            }
+            found.baseAddress!.deinitialize(count: count)
+            for node in emptied {
+                summaries.remove(node)
                 listed[Int(node) >> 6] &= ~(1 << UInt64(node & 63))
             }
         }
+    }
+
+    /// Reads the lines a change of `summary` for `slot` will: the summary's
+    /// (its tails are at its end) and its field map's byte for the slot.
+    @inline(__always) private static func touch(_ summary: borrowing Summary, slot: UInt32) -> Int {
+        var sink = (summary.subtreeTail?.count ?? 0) &+ (summary.ownTail?.count ?? 0)
+        sink &+= Int(summary.fieldMap?.byte(containing: Int(slot)) ?? 0)
+        return sink
     }
 
     func subtree(_ node: Int32) -> [TopEntry]? {
@@ -184,7 +214,7 @@ final class TopListCache: @unchecked Sendable {
     func store(subtree list: [TopEntry], tail: ListTail?, for node: Int32) {
         lock.lock(); defer { lock.unlock() }
         summaries[node, default: Summary()].subtree = list
-        summaries[node]!.subtreeTail = tail
+        summaries[node, default: Summary()].subtreeTail = tail
         markListed(node)
     }
 
@@ -192,7 +222,7 @@ final class TopListCache: @unchecked Sendable {
     func store(own list: [TopEntry], tail: ListTail?, for node: Int32) {
         lock.lock(); defer { lock.unlock() }
         summaries[node, default: Summary()].own = list
-        summaries[node]!.ownTail = tail
+        summaries[node, default: Summary()].ownTail = tail
         markListed(node)
     }
 
@@ -245,14 +275,14 @@ final class TopListCache: @unchecked Sendable {
     /// Bytes held by best lists (entries only).
     var listBytes: Int {
         lock.lock(); defer { lock.unlock() }
-        let entries = summaries.values.reduce(0) { $0 + ($1.subtree?.count ?? 0) + ($1.own?.count ?? 0) }
+        let entries = summaries.entries.reduce(0) { $0 + ($1.subtree?.count ?? 0) + ($1.own?.count ?? 0) }
         return entries * MemoryLayout<TopEntry>.stride
     }
 
     /// Bytes held by field maps (they dominate the cache's size).
     var fieldMapBytes: Int {
         lock.lock(); defer { lock.unlock() }
-        return summaries.values.reduce(0) {
+        return summaries.entries.reduce(0) {
             $0 + ($1.fieldMap?.byteCount ?? 0) + ($1.ownFieldMap?.byteCount ?? 0) + ($1.residual?.postings.count ?? 0) * 4
         }
     }
