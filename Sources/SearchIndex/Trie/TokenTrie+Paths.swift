@@ -32,16 +32,23 @@ extension TokenTrie {
     /// same spellings afterwards).
     @discardableResult
     func touchPaths(of spellings: TokenSpellings) -> [Int32] {
+        touchPaths(ofEach: spellings).filter { $0 >= 0 }
+    }
+
+    /// `touchPaths`, with each token's node in the token's place (-1 for
+    /// a token the trie has no node for): an insert appends to those
+    /// without walking down again (`appendPosting(_:to:)`).
+    func touchPaths(ofEach spellings: TokenSpellings) -> [Int32] {
         let (scalars, starts) = (spellings.scalars, spellings.starts)
         let tokenCount = starts.count - 1
         /// A walk: the token, its node so far, the scalars matched, the child being read.
         struct Walk { var token: Int; var node: Int32; var matched: Int; var child: Int32 }
         var walks: [Walk] = []
-        var ends: [Int32] = []
+        var ends = [Int32](repeating: -1, count: tokenCount)
         walks.reserveCapacity(tokenCount)
         for token in 0..<tokenCount {
             // An empty token (none the tokenizer makes) ends at the root.
-            if starts[token] == starts[token + 1] { ends.append(Self.root); continue }
+            if starts[token] == starts[token + 1] { ends[token] = Self.root; continue }
             walks.append(Walk(token: token, node: Self.root, matched: 0, child: 0))
         }
         var sink: UInt32 = 0
@@ -77,7 +84,7 @@ extension TokenTrie {
                                 // Parted inside the edge: the insert splits it there.
                                 guard step == Int(nodes[Int(walk.child)].labelCount) else { continue }
                                 guard walk.matched + step < token.count else {
-                                    ends.append(walk.child)
+                                    ends[walk.token] = walk.child
                                     continue
                                 }
                                 walk.node = walk.child
@@ -90,7 +97,7 @@ extension TokenTrie {
                     }
                 }
                 // The tokens' nodes: each posting list's head (its count), where the insert appends.
-                for node in ends { sink &+= UInt32(truncatingIfNeeded: nodes[Int(node)].postingList.count) }
+                for node in ends where node >= 0 { sink &+= UInt32(truncatingIfNeeded: nodes[Int(node)].postingList.count) }
             }
         }
         keepValue(sink)

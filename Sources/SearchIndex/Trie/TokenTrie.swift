@@ -489,6 +489,24 @@ struct TokenTrie: Sendable {
         return (node, position)
     }
 
+    /// `insertPosting` for a token whose node is known (`touchPaths(ofEach:)`):
+    /// the posting goes on the node's list, and every node on its path
+    /// counts it, found by walking up (the walk down, a child search and a
+    /// label match a step, is the one `touchPaths` made already).
+    mutating func appendPosting(_ posting: Posting, to node: Int32) -> UInt32 {
+        ownPostings()
+        nodes.withUnsafeMutableBufferPointer { nodes in
+            var current = node
+            while current >= 0 {
+                nodes[Int(current)].subtreeCount += 1
+                current = nodes[Int(current)].parent
+            }
+        }
+        let position = UInt32(nodes[Int(node)].postingList.count)
+        nodes[Int(node)].postingList.append(posting)
+        return position
+    }
+
     /// The node that ends `scalars`, made if missing (splitting the edge it
     /// would end inside, or adding a leaf for its rest), with one more
     /// posting counted in every node on the way.
@@ -1040,15 +1058,19 @@ struct TokenTrie: Sendable {
         var touched: [(node: Int32, field: UInt8)] = []
         touched.reserveCapacity(tokenNodes.count * 2)
         // A pass per field value (a handful), not a sort: this runs once per
-        // document indexed.
-        for field in 0...(fields.max() ?? 0) {
-            for token in tokenNodes.indices where fields[token] == field {
-                var node = tokenNodes[token]
-                while node >= 0, nodes[Int(node)].stamp != stampCounter {
-                    nodes[Int(node)].stamp = stampCounter
-                    nodes[Int(node)].documentCount += delta
-                    touched.append((node, field))
-                    node = nodes[Int(node)].parent
+        // document indexed. Through the buffer: an array access a node
+        // checked the array's uniqueness and bounds again.
+        let stamp = stampCounter
+        nodes.withUnsafeMutableBufferPointer { nodes in
+            for field in 0...(fields.max() ?? 0) {
+                for token in tokenNodes.indices where fields[token] == field {
+                    var node = tokenNodes[token]
+                    while node >= 0, nodes[Int(node)].stamp != stamp {
+                        nodes[Int(node)].stamp = stamp
+                        nodes[Int(node)].documentCount += delta
+                        touched.append((node, field))
+                        node = nodes[Int(node)].parent
+                    }
                 }
             }
         }
