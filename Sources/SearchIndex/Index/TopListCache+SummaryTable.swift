@@ -56,17 +56,20 @@ extension TopListCache {
         /// The node's summary, or `initial` for a node without one (added when set).
         subscript(node: Int32, default initial: @autoclosure () -> Summary) -> Summary {
             get { self[node] ?? initial() }
-            set {
-                if let position = position(of: node) {
-                    entries[position] = newValue
-                    return
-                }
-                positions.reserve(for: entries.count + 1)
-                guard case .vacant(let bucket) = probe(node) else { preconditionFailure("node \(node) found after a miss") }
-                positions.fill(bucket, hash: Self.hash(node), value: UInt32(entries.count))
-                entries.append(newValue)
-                nodes.append(node)
+            set { set(newValue, for: node) }
+        }
+
+        /// Makes `summary` the node's, in place of the one it has or as a new entry.
+        mutating func set(_ summary: Summary, for node: Int32) {
+            if let position = position(of: node) {
+                entries[position] = summary
+                return
             }
+            positions.reserve(for: entries.count + 1)
+            guard case .vacant(let bucket) = probe(node) else { preconditionFailure("node \(node) found after a miss") }
+            positions.fill(bucket, hash: Self.hash(node), value: UInt32(entries.count))
+            entries.append(summary)
+            nodes.append(node)
         }
 
         /// Drops the node's summary: the last entry moves into its place.

@@ -144,7 +144,7 @@ final class TopListCache: @unchecked Sendable {
         summaries = SummaryTable(minimumCapacity: old.entries.count)
         listed = []
         for (node, summary) in zip(old.keys, old.entries) where Int(node) < newIndex.count && newIndex[Int(node)] >= 0 {
-            summaries[newIndex[Int(node)], default: summary] = summary
+            summaries.set(summary, for: newIndex[Int(node)])
             markListed(newIndex[Int(node)])
         }
     }

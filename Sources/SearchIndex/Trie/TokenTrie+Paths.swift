@@ -25,19 +25,13 @@ extension TokenTrie {
     /// for, as `node(ofToken:)` finds them), in no particular order.
     @discardableResult
     func touchPaths(of tokens: [String]) -> [Int32] {
-        touchPaths(of: TokenSpellings(tokens))
+        touchPaths(ofEach: TokenSpellings(tokens)).filter { $0 >= 0 }
     }
 
-    /// `touchPaths` for tokens spelled out already (an insert walks the
-    /// same spellings afterwards).
-    @discardableResult
-    func touchPaths(of spellings: TokenSpellings) -> [Int32] {
-        touchPaths(ofEach: spellings).filter { $0 >= 0 }
-    }
-
-    /// `touchPaths`, with each token's node in the token's place (-1 for
-    /// a token the trie has no node for): an insert appends to those
-    /// without walking down again (`appendPosting(_:to:)`).
+    /// `touchPaths` for tokens spelled out already, with each token's node
+    /// in the token's place (-1 for a token the trie has no node for): an
+    /// insert appends to those without walking down again
+    /// (`appendPosting(_:to:)`), and walks the same spellings for the rest.
     func touchPaths(ofEach spellings: TokenSpellings) -> [Int32] {
         let (scalars, starts) = (spellings.scalars, spellings.starts)
         let tokenCount = starts.count - 1
