@@ -925,14 +925,11 @@ public struct SearchEngine: Sendable {
         let ends = trie.touchPaths(ofEach: spellings)
         for (index, field) in zip(insert.tokens.indices, insert.fields) {
             let posting = TokenTrie.Posting(doc: insert.slot, field: field)
-            if ends[index] >= 0 {
-                nodes.append(ends[index])
-                places.append(trie.appendPosting(posting, to: ends[index]))
-            } else {
-                let (node, place) = spellings.withToken(index) { trie.insertPosting(scalars: $0, posting: posting) }
-                nodes.append(node)
-                places.append(place)
-            }
+            let (node, place) = ends[index] >= 0
+                ? (ends[index], trie.appendPosting(posting, to: ends[index]))
+                : spellings.withToken(index) { trie.insertPosting(scalars: $0, posting: posting) }
+            nodes.append(node)
+            places.append(place)
         }
         nodes.withUnsafeBufferPointer { nodes in
             places.withUnsafeBufferPointer { finishInsert(insert, nodes: nodes, places: $0) }

@@ -484,9 +484,7 @@ struct TokenTrie: Sendable {
     mutating func insertPosting(scalars: UnsafeBufferPointer<UInt32>, posting: Posting) -> (node: Int32, position: UInt32) {
         ownPostings()
         let node = makePath(scalars)
-        let position = UInt32(nodes[Int(node)].postingList.count)
-        nodes[Int(node)].postingList.append(posting)
-        return (node, position)
+        return (node, appendToList(posting, of: node))
     }
 
     /// `insertPosting` for a token whose node is known (`touchPaths(ofEach:)`):
@@ -495,16 +493,28 @@ struct TokenTrie: Sendable {
     /// label match a step, is the one `touchPaths` made already).
     mutating func appendPosting(_ posting: Posting, to node: Int32) -> UInt32 {
         ownPostings()
-        nodes.withUnsafeMutableBufferPointer { nodes in
-            var current = node
-            while current >= 0 {
-                nodes[Int(current)].subtreeCount += 1
-                current = nodes[Int(current)].parent
-            }
-        }
+        countPostings(upFrom: node, by: 1)
+        return appendToList(posting, of: node)
+    }
+
+    /// Appends `posting` to `node`'s list; returns its position there.
+    private mutating func appendToList(_ posting: Posting, of node: Int32) -> UInt32 {
         let position = UInt32(nodes[Int(node)].postingList.count)
         nodes[Int(node)].postingList.append(posting)
         return position
+    }
+
+    /// Adds `delta` to the subtree count of `node` and of every node above
+    /// it, through the node buffer (an array access a node checked the
+    /// array's uniqueness and bounds again).
+    private mutating func countPostings(upFrom node: Int32, by delta: Int) {
+        nodes.withUnsafeMutableBufferPointer { nodes in
+            var current = node
+            while current >= 0 {
+                nodes[Int(current)].subtreeCount += delta
+                current = nodes[Int(current)].parent
+            }
+        }
     }
 
     /// The node that ends `scalars`, made if missing (splitting the edge it
@@ -840,11 +850,7 @@ struct TokenTrie: Sendable {
             moved = tail.doc
         }
         nodes[Int(node)].postingList.removeLast()
-        var current = node
-        while current >= 0 {
-            nodes[Int(current)].subtreeCount -= 1
-            current = nodes[Int(current)].parent
-        }
+        countPostings(upFrom: node, by: -1)
         prune(node)
         return moved
     }
