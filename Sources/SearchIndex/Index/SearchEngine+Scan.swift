@@ -138,8 +138,45 @@ extension SearchEngine {
         candidateCodes.withUnsafeBufferPointer { candidateCodes in
             let coded = !candidates.isEverySlot
             let precedes = Self.packedOrder(ranks: ranks, documents: documentsView)
-            /// Scans the candidates at `positions` into `kept`.
+            /// Scans the candidates at `positions` into `kept`: gathered
+            /// candidates a run of `touchRunLength` at a time, each run's
+            /// reads made first (`touchRuns`).
             func scan(_ positions: Range<Int>, into kept: inout KeptCandidates) {
+                guard coded else { return scanRun(positions, into: &kept) }
+                let touchedStarts = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: Self.touchRunLength)
+                defer { touchedStarts.deallocate() }
+                var sink: UInt32 = 0
+                var runStart = positions.lowerBound
+                while runStart < positions.upperBound {
+                    let run = runStart..<min(positions.upperBound, runStart + Self.touchRunLength)
+                    sink &+= touchRuns(run, starts: touchedStarts)
+                    scanRun(run, into: &kept)
+                    runStart = run.upperBound
+                }
+                keepValue(sink)
+            }
+            /// Reads, for the gathered candidates at `positions`, where
+            /// their token runs start and the first word of each, in two
+            /// tight passes (a pass for each step of the chain, as
+            /// `gather`): the candidates lie far apart, and met one at a
+            /// time in `scanRun` each was two or three cache misses after
+            /// another. Returns a sum of what it read, for `keepValue`.
+            func touchRuns(_ positions: Range<Int>, starts touched: UnsafeMutableBufferPointer<UInt32>) -> UInt32 {
+                var sink: UInt32 = 0
+                for position in positions {
+                    let slot = Int(candidateSlots[position])
+                    guard slot < counts.count else { continue }
+                    touched[position - positions.lowerBound] = starts[slot]
+                    sink &+= counts[slot] &+ UInt32(slot < tiers.count ? tiers[slot] : 0)
+                }
+                for position in positions where Int(candidateSlots[position]) < counts.count {
+                    let start = Int(touched[position - positions.lowerBound])
+                    if start < words.count { sink &+= words[start] }
+                }
+                return sink
+            }
+            /// Scans the candidates at `positions` into `kept`, one by one.
+            func scanRun(_ positions: Range<Int>, into kept: inout KeptCandidates) {
             candidateLoop: for position in positions {
                 // `driverCode`, when known, stands for the first probe.
                 let slot = coded ? candidateSlots[position] : UInt32(position)
@@ -407,6 +444,12 @@ extension SearchEngine {
         let rank = ranks[slot]
         return ruleBits | rank.keyBits > worst.key
     }
+
+    /// Gathered candidates whose token runs are read ahead together
+    /// (`touchRuns`). A/B in one process at 1M (runs of 16, 32 and 64
+    /// alike): "hovealda entst" (1,898 candidates, a probe with typos)
+    /// 0.39–0.55 of before, "marpeor miw" 0.41–0.50.
+    static let touchRunLength = 32
 
     /// A probed term is first matched against the candidates by its
     /// postings when it has at most this many per candidate.
