@@ -377,6 +377,30 @@ import Testing
         }
     }
 
+    /// Two terms' sums are bytes, bounded by counting them by value: the
+    /// same bound as the heap's, the `limit`th least below `missed`.
+    @Test func aByteBoundIsTheLimitthLeastBelowMissed() {
+        var generator = SeededGenerator(seed: 48)
+        let missed = UInt8.missed
+        for count in [1, 3, 4, 5, 63, 64, 200, 5_000] {
+            let leasts = (0..<count).map { _ -> UInt8 in
+                switch Int.random(in: 0..<6, using: &generator) {
+                case 0: return missed
+                case 1: return .max
+                case 2: return UInt8.random(in: 0...3, using: &generator)
+                default: return UInt8.random(in: 0..<missed, using: &generator)
+                }
+            }
+            let belowMissed = leasts.filter { $0 < missed }.sorted()
+            for limit in [1, 2, 4, 10, 50, 100, 6_000] {
+                let bound = leasts.withUnsafeBufferPointer {
+                    SearchEngine.bound(reachedBy: limit, blockLeasts: $0, missed: missed)
+                }
+                #expect(bound == (belowMissed.count >= limit ? belowMissed[limit - 1] : missed - 1), "\(count) leasts, limit \(limit)")
+            }
+        }
+    }
+
     @Test func aQueryForNoResultsStillCountsThem() {
         let e = engine((0..<300).map { item("n/\($0)", title: "lake cabin \($0)", description: $0 % 2 == 0 ? "rowing" : nil) })
         for text in ["lake", "lak", "lake cab", "lake row", "cabni"] {
