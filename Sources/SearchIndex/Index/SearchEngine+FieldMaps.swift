@@ -560,9 +560,9 @@ extension SearchEngine {
     /// least. The heap's compare and branch a block was a tenth of a
     /// broad two-term keystroke, on one core (A/B in one process at 1M,
     /// twelve rounds: the slowest two-term keystrokes 0.97 of before).
-    /// Four tables of counts,
-    /// block by block in turn: a broad query's blocks mostly share one
-    /// least, and one table's count was a chain of stores and loads.
+    /// Four tables of counts, block by block in turn: a broad query's
+    /// blocks mostly share one least, and one table's counts would be a
+    /// chain of stores and loads.
     private static func byteBound<V: SlotValue>(reachedBy limit: Int, blockLeasts: UnsafeBufferPointer<V>, missed: V) -> V {
         var counts = [Int32](repeating: 0, count: 4 * 256)
         counts.withUnsafeMutableBufferPointer { counts in
