@@ -564,8 +564,8 @@ extension SearchEngine {
     /// blocks mostly share one least, and one table's counts would be a
     /// chain of stores and loads.
     private static func byteBound<V: SlotValue>(reachedBy limit: Int, blockLeasts: UnsafeBufferPointer<V>, missed: V) -> V {
-        var counts = [Int32](repeating: 0, count: 4 * 256)
-        counts.withUnsafeMutableBufferPointer { counts in
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 4 * 256) { counts in
+            counts.initialize(repeating: 0)
             var index = 0
             let fours = blockLeasts.count / 4 * 4
             while index < fours {
@@ -579,13 +579,13 @@ extension SearchEngine {
                 counts[Int(blockLeasts[index])] &+= 1
                 index &+= 1
             }
+            var reached = 0
+            for value in 0..<Int(missed) {
+                reached += Int(counts[value] + counts[256 + value] + counts[512 + value] + counts[768 + value])
+                if reached >= limit { return V(truncatingIfNeeded: value) }
+            }
+            return missed - 1
         }
-        var reached = 0
-        for value in 0..<Int(missed) {
-            reached += Int(counts[value] + counts[256 + value] + counts[512 + value] + counts[768 + value])
-            if reached >= limit { return V(truncatingIfNeeded: value) }
-        }
-        return missed - 1
     }
 
     /// Whether a term reaches one slot in sixteen (roughly: nested typo

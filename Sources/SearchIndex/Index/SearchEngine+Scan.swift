@@ -143,17 +143,17 @@ extension SearchEngine {
             /// reads made first (`touchRuns`).
             func scan(_ positions: Range<Int>, into kept: inout KeptCandidates) {
                 guard coded else { return scanRun(positions, into: &kept) }
-                let touchedStarts = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: Self.touchRunLength)
-                defer { touchedStarts.deallocate() }
-                var sink: UInt32 = 0
-                var runStart = positions.lowerBound
-                while runStart < positions.upperBound {
-                    let run = runStart..<min(positions.upperBound, runStart + Self.touchRunLength)
-                    sink &+= touchRuns(run, starts: touchedStarts)
-                    scanRun(run, into: &kept)
-                    runStart = run.upperBound
+                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: Self.touchRunLength) { touchedStarts in
+                    var sink: UInt32 = 0
+                    var runStart = positions.lowerBound
+                    while runStart < positions.upperBound {
+                        let run = runStart..<min(positions.upperBound, runStart + Self.touchRunLength)
+                        sink &+= touchRuns(run, starts: touchedStarts)
+                        scanRun(run, into: &kept)
+                        runStart = run.upperBound
+                    }
+                    keepValue(sink)
                 }
-                keepValue(sink)
             }
             /// Reads, for the gathered candidates at `positions`, their
             /// token runs' starts and counts, their rank tiers (which
@@ -166,14 +166,12 @@ extension SearchEngine {
                 var sink: UInt32 = 0
                 for position in positions {
                     let slot = Int(candidateSlots[position])
-                    guard slot < counts.count else { continue }
+                    // Past the columns: no run, and a start no word has.
+                    guard slot < counts.count else { touched[position - positions.lowerBound] = .max; continue }
                     touched[position - positions.lowerBound] = starts[slot]
                     sink &+= counts[slot] &+ UInt32(slot < tiers.count ? tiers[slot] : 0)
                 }
-                for position in positions where Int(candidateSlots[position]) < counts.count {
-                    let start = Int(touched[position - positions.lowerBound])
-                    if start < words.count { sink &+= words[start] }
-                }
+                for start in touched[..<positions.count] where Int(start) < words.count { sink &+= words[Int(start)] }
                 return sink
             }
             /// Scans the candidates at `positions` into `kept`, one by one.
