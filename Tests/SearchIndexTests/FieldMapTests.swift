@@ -79,3 +79,36 @@ import Testing
         #expect(marking >= 3)
     }
 }
+
+/// A term's code map whose postings two cores mark, the second into a
+/// borrowed map (`SlotScratch`), is the map one core makes, hits
+/// included, and the borrowed map is handed back clean: a code left in
+/// it would be a false hit for the next term marked there.
+@Suite struct SharedCodeMapTests {
+    @Test func aCodeMapMarkedOnTwoCoresIsTheOneCoresAndLeavesItsBorrowedMapClean() {
+        var generator = SeededGenerator(seed: 23)
+        let syllables = ["ka", "ren", "to", "mi", "sa", "lo", "k", "kar", "s", "qa", "ston", "ton", "sto"]
+        func word() -> String { (0..<Int.random(in: 1...4, using: &generator)).map { _ in syllables.randomElement(using: &generator)! }.joined() }
+        // 3,001 slots: neither half of the merge a whole number of its blocks.
+        let items = (0..<3_001).map { i in
+            item(String(format: "c/%05d", i), title: (0..<3).map { _ in word() }.joined(separator: " "),
+                 description: word() + " " + word(), keywords: [word()])
+        }
+        var (serial, _) = mappedAndEnumeratingEngines(items, mapMinimum: 40)
+        serial.sharedMarkingMinimum = .max
+        var shared = serial
+        shared.sharedMarkingMinimum = 1
+        shared.parallelScanMinimum = 1
+        var nonEmpty = 0
+        for term in ["k", "ka", "karen", "karto", "stoni", "stonk", "tonsa", "mitok", "salom", "renka", "lomisa"] {
+            let matches = shared.termMatches.matches(for: term, in: shared.trie)
+            let (one, two) = (serial.termCodeMap(matches), shared.termCodeMap(matches))
+            #expect(two.codes.count == one.codes.count, "\(term)")
+            #expect(zip(two.codes, one.codes).filter { $0 != $1 }.count == 0, "\(term): slots whose codes differ")
+            #expect(two.hits == one.hits, "\(term)")
+            #expect(SearchEngine.slotScratch.idleMapsAreClean, "\(term): the borrowed map is clean again")
+            if one.hits > 0 { nonEmpty += 1 }
+        }
+        #expect(nonEmpty >= 8)
+    }
+}

@@ -102,34 +102,40 @@ struct TermCodeMap: Sendable {
     }
 
     /// Keeps in each slot of `codes` the lesser of its code and `other`'s
-    /// (another code map of as many slots); returns how many slots then
-    /// hold a code.
-    static func mergeLeast(_ other: UnsafeBufferPointer<UInt8>, into codes: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        precondition(other.count == codes.count)
+    /// (another code map of as many slots) and puts `miss` back in
+    /// `other`'s, over `slots`; returns how many of those slots then hold a
+    /// code. `other` is a borrowed map (`SlotScratch`), handed back clean:
+    /// its bytes are in the first cache as they are read.
+    static func takeLeast(
+        from other: UnsafeMutableBufferPointer<UInt8>, into codes: UnsafeMutableBufferPointer<UInt8>, slots: Range<Int>
+    ) -> Int {
+        precondition(other.count == codes.count && slots.upperBound <= codes.count)
         guard let source = other.baseAddress, let target = codes.baseAddress else { return 0 }
         let miss = TermProbe.miss
         // Blocks of a fixed count, each counted in a byte: the form the
         // compiler turns into vector code (a count over a ranged loop
         // stayed a branch a slot).
         let blockSize = 128
-        let blocksEnd = other.count / blockSize * blockSize
+        let blocksEnd = slots.lowerBound + slots.count / blockSize * blockSize
         var hits = 0
-        var start = 0
+        var start = slots.lowerBound
         while start < blocksEnd {
             var blockHits: UInt8 = 0
             var offset = 0
             while offset < blockSize {
                 let least = min(source[start &+ offset], target[start &+ offset])
                 target[start &+ offset] = least
+                source[start &+ offset] = miss
                 blockHits &+= least != miss ? 1 : 0
                 offset &+= 1
             }
             hits &+= Int(blockHits)
             start &+= blockSize
         }
-        for slot in blocksEnd..<other.count {
+        for slot in blocksEnd..<slots.upperBound {
             let least = min(source[slot], target[slot])
             target[slot] = least
+            source[slot] = miss
             hits &+= least != miss ? 1 : 0
         }
         return hits
