@@ -112,3 +112,38 @@ import Testing
         #expect(nonEmpty >= 8)
     }
 }
+
+/// A term between one slot in sixty-four and one in sixteen, with as
+/// many postings, is answered from code maps with the broad terms of its
+/// query (`fieldMapQueryShare`), with enumeration's answers; one below
+/// it still drives a scan.
+@Suite struct FieldMapQueryShareTests {
+    @Test func aTermInOneSlotInFortyIsAnsweredFromCodeMaps() {
+        // 6,400 items: "vexa" in one in forty (160), "quor" in one in
+        // a hundred (64), "lumo" and "tarn" in most.
+        let items = (0..<6_400).map { i -> SearchableItem in
+            var words = [i % 3 == 0 ? "lumo" : "tarn", i % 5 == 0 ? "tarn" : "lumo"]
+            if i % 40 == 7 { words.append("vexa") }
+            if i % 100 == 11 { words.append("quor") }
+            return item(String(format: "s/%05d", i), title: words.joined(separator: " "), description: "filler \(i % 13)")
+        }
+        let (mapped, enumerating) = mappedAndEnumeratingEngines(items, mapMinimum: 40)
+        func answersFromMaps(_ text: String) -> Bool {
+            let terms = Tokenizer.queryTerms(text)
+            let matches = terms.map { mapped.termMatches.matches(for: $0, in: mapped.trie) }
+            return mapped.searchByFieldMaps(terms: terms, matches: matches, query: SearchQuery(text, limit: 20, now: referenceNow)) != nil
+        }
+        #expect(answersFromMaps("lumo vexa"))
+        #expect(answersFromMaps("vexa t"))
+        #expect(!answersFromMaps("lumo quor"), "one slot in a hundred drives a scan")
+        for text in ["lumo vexa", "vexa t", "vexa lumo tarn", "lumo quor", "vex l"] {
+            for limit in [1, 20, 200] {
+                let request = SearchQuery(text, limit: limit, now: referenceNow)
+                let (a, b) = (mapped.search(request), enumerating.search(request))
+                #expect(a.results.map(\.uniqueIdentifier) == b.results.map(\.uniqueIdentifier), "\(text) limit \(limit)")
+                #expect(a.results.map(\.explanation) == b.results.map(\.explanation), "\(text) limit \(limit)")
+                #expect(a.total == b.total, "\(text) total")
+            }
+        }
+    }
+}

@@ -609,23 +609,53 @@ extension SearchEngine {
     /// nodes count twice) in an index large enough for code maps: probing
     /// its token runs would cost more than reading its code map.
     func isBroad(_ matches: TokenTrie.TermMatches) -> Bool {
+        reaches(matches, oneSlotIn: 16)
+    }
+
+    /// Whether a term reaches one slot in `share` (roughly, as `isBroad`
+    /// counts) in an index large enough for code maps.
+    private func reaches(_ matches: TokenTrie.TermMatches, oneSlotIn share: Int) -> Bool {
         guard documents.count >= fieldMapQueryMinimumSlots,
             matches.prefix.values.allSatisfy({ $0 <= 3 }), matches.whole.values.allSatisfy({ $0 <= 3 })
         else { return false }
         let reach = matches.prefix.keys.reduce(0) { $0 + trie[$1].documentCount }
             + matches.whole.keys.reduce(0) { $0 + trie[$1].postingList.count }
-        return reach * 16 >= documents.count
+        return reach * share >= documents.count
+    }
+
+    /// Terms that reach and have postings in at least one slot in this many,
+    /// broad or not, are answered from code maps with the rest of their
+    /// query (`searchByFieldMaps`) when every other term is so too.
+    ///
+    /// A term between one slot in sixty-four and one in sixteen drove a scan
+    /// instead: its postings gathered from up to dozens of typo nodes'
+    /// lists, a random write each, and every candidate looked up, which
+    /// at a million items cost more than a pass over every slot ("misatonve
+    /// daal": "daal" reaches 57,446 slots, 0.9–1.2 ms; "vedalgu f", "miveka
+    /// q", "cozo renbel"). A/B in one process at 1M, ten rounds: those
+    /// keystrokes 0.42–0.77 of before, the slowest 143 keystrokes' sum 0.96,
+    /// every keystroke's 0.98. With fewer postings the scan is the cheaper
+    /// ("belgresais niwi", driven by 11,813 postings: 97 µs, against 272
+    /// from code maps), and one slot in a hundred and twenty-eight was
+    /// slower overall.
+    static let fieldMapQueryShare = 64
+
+    /// Whether a term is read from a code map in `searchByFieldMaps` (see
+    /// `fieldMapQueryShare`).
+    private func answersFromCodeMaps(_ matches: TokenTrie.TermMatches) -> Bool {
+        isBroad(matches) || (reaches(matches, oneSlotIn: Self.fieldMapQueryShare)
+            && matches.estimatedPostings(in: trie) * Self.fieldMapQueryShare >= documents.count)
     }
 
     /// Answers a query of several broad terms from code maps, or nil when a
     /// term is narrow enough for the scan to be cheaper (it then probes only
-    /// that term's documents).
+    /// that term's documents): see `fieldMapQueryShare`.
     func searchByFieldMaps(terms: [String], matches: [TokenTrie.TermMatches], query: SearchQuery) -> SearchResponse? {
         let slotCount = documents.count
         guard scanEnabled, terms.count >= 2, terms.count <= 8, query.domains.isEmpty,
             slotCount > 0, slotCount >= fieldMapQueryMinimumSlots
         else { return nil }
-        guard matches.allSatisfy({ isBroad($0) }) else { return nil }
+        guard matches.allSatisfy({ answersFromCodeMaps($0) }) else { return nil }
 
         let termCodes = terms.indices.map { self.termCodes(of: terms[$0], matches: matches[$0]) }
         let now = query.now.timeIntervalSinceReferenceDate
