@@ -8,7 +8,10 @@ import Foundation
 /// met, in order). Made for each query, the byte map was a megabyte at a
 /// million items, set to `TermProbe.miss` and then read whole, where the
 /// postings touch a few percent of it. A borrowed map is clean: the query
-/// puts back only the slots it marked, as it reads them off the bits.
+/// puts back only the slots it marked, as it reads them off the bits. A
+/// code map marked by two cores borrows the byte map too, for the second
+/// core's marks, and puts every byte back as it merges them
+/// (`TermCodeMap.takeLeast`).
 ///
 /// ```
 ///   codes   ff ff 0c ff 04 ff …    a byte a slot, `miss` where unmarked

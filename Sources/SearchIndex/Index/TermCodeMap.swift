@@ -104,8 +104,10 @@ struct TermCodeMap: Sendable {
     /// Keeps in each slot of `codes` the lesser of its code and `other`'s
     /// (another code map of as many slots) and puts `miss` back in
     /// `other`'s, over `slots`; returns how many of those slots then hold a
-    /// code. `other` is a borrowed map (`SlotScratch`), handed back clean:
-    /// its bytes are in the first cache as they are read.
+    /// code. `other` is a borrowed map (`SlotScratch`), to be handed back
+    /// clean: putting its bytes back as they are read costs a store to a
+    /// line already in the first cache, where clearing it after was a
+    /// pass of its own.
     static func takeLeast(
         from other: UnsafeMutableBufferPointer<UInt8>, into codes: UnsafeMutableBufferPointer<UInt8>, slots: Range<Int>
     ) -> Int {
