@@ -633,10 +633,11 @@ extension SearchEngine {
     /// at a million items cost more than a pass over every slot ("misatonve
     /// daal": "daal" reaches 57,446 slots, 0.9–1.2 ms; "vedalgu f", "miveka
     /// q", "cozo renbel"). A/B in one process at 1M, ten rounds each: those
-    /// keystrokes 0.38–0.77 of before; the slowest hundred-odd keystrokes'
-    /// sum 0.96 to 1.02 in four runs (some field-map keystrokes slower,
-    /// perhaps making again code maps the new path's pushed out of the four
-    /// remembered); every keystroke's sum 0.98 in the run that took it.
+    /// keystrokes 0.38–0.64 of before, most others that changed path
+    /// 0.5–0.9; the slowest hundred-odd keystrokes' sum 0.96 to 1.02 in
+    /// four runs (some field-map keystrokes slower, perhaps making again
+    /// code maps the new path's pushed out of the four remembered); every
+    /// keystroke's sum 0.98 in the two runs that took it.
     /// With fewer postings the scan is the cheaper ("belgresais niwi",
     /// driven by 11,813 postings: 97 µs, against 272 from code maps), and
     /// one slot in a hundred and twenty-eight was slower overall.
