@@ -412,18 +412,9 @@ extension SearchEngine {
                 }, {
                     _ = Self.mark(shares[1], of: trie, into: targets[1])
                 })
-                let middle = slotCount / 128 * 64
-                var halves = (0, 0)
-                withUnsafeMutablePointer(to: &halves) { halvesOut in
-                    nonisolated(unsafe) let halvesOut = halvesOut
-                    ParallelWork.both({
-                        halvesOut.pointee.0 = TermCodeMap.takeLeast(from: targets[1], into: targets[0], slots: 0..<middle)
-                    }, {
-                        halvesOut.pointee.1 = TermCodeMap.takeLeast(
-                            from: targets[1], into: targets[0], slots: middle..<slotCount)
-                    })
-                }
-                hits = halves.0 + halves.1
+                hits = Self.inParts(of: slotCount, workers: Self.workerCount, alignedTo: 64) { part in
+                    TermCodeMap.takeLeast(from: targets[1], into: targets[0], slots: part)
+                }.reduce(0, +)
             }
             initialized = slotCount
         }
@@ -609,18 +600,20 @@ extension SearchEngine {
     /// nodes count twice) in an index large enough for code maps: probing
     /// its token runs would cost more than reading its code map.
     func isBroad(_ matches: TokenTrie.TermMatches) -> Bool {
-        reaches(matches, oneSlotIn: 16)
+        reach(of: matches).map(isBroad(reach:)) ?? false
     }
 
-    /// Whether a term reaches one slot in `share` (roughly, as `isBroad`
-    /// counts) in an index large enough for code maps.
-    private func reaches(_ matches: TokenTrie.TermMatches, oneSlotIn share: Int) -> Bool {
+    private func isBroad(reach: Int) -> Bool { reach * 16 >= documents.count }
+
+    /// The slots a term reaches (roughly: nested typo nodes count twice),
+    /// or nil when the index is too small for code maps or the term has
+    /// more typos than a code can hold.
+    private func reach(of matches: TokenTrie.TermMatches) -> Int? {
         guard documents.count >= fieldMapQueryMinimumSlots,
             matches.prefix.values.allSatisfy({ $0 <= 3 }), matches.whole.values.allSatisfy({ $0 <= 3 })
-        else { return false }
-        let reach = matches.prefix.keys.reduce(0) { $0 + trie[$1].documentCount }
+        else { return nil }
+        return matches.prefix.keys.reduce(0) { $0 + trie[$1].documentCount }
             + matches.whole.keys.reduce(0) { $0 + trie[$1].postingList.count }
-        return reach * share >= documents.count
     }
 
     /// Terms that reach and have postings in at least one slot in this many,
@@ -646,8 +639,9 @@ extension SearchEngine {
     /// Whether a term is read from a code map in `searchByFieldMaps` (see
     /// `fieldMapQueryShare`).
     private func answersFromCodeMaps(_ matches: TokenTrie.TermMatches) -> Bool {
-        isBroad(matches) || (reaches(matches, oneSlotIn: Self.fieldMapQueryShare)
-            && matches.estimatedPostings(in: trie) * Self.fieldMapQueryShare >= documents.count)
+        guard let reach = reach(of: matches) else { return false }
+        let (slots, share) = (documents.count, Self.fieldMapQueryShare)
+        return isBroad(reach: reach) || (reach * share >= slots && matches.estimatedPostings(in: trie) * share >= slots)
     }
 
     /// Answers a query of several broad terms from code maps, or nil when a
