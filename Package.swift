@@ -56,7 +56,10 @@ let package = Package(
             name: "SearchIndexTests",
             dependencies: ["SearchIndex", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "SearchStoreTests", dependencies: ["SearchStore", "SearchIndex", "TestSupport"]),
+        .testTarget(
+            name: "SearchStoreTests",
+            dependencies: ["SearchStore", "SearchIndex", "Catalog", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(
             name: "CatalogTests",
             dependencies: ["Catalog", "SearchIndex", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]

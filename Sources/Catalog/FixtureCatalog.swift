@@ -13,9 +13,19 @@ public enum FixtureCatalog {
     public static let groupDomain = "com.example.photos.group"
 
     /// Every item the fixtures in `directory` describe, validated before
-    /// anything is returned. A missing file contributes nothing; a broken one
-    /// throws an `ImportError` naming the file, line and field.
+    /// anything is returned. A missing file contributes nothing (a folder
+    /// with none of them is missing input); a broken one throws an
+    /// `ImportError` naming the file, line and field.
     public static func items(in directory: String) throws -> [SearchableItem] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ImportError.missing(directory, "no such folder")
+        }
+        let names = ["employees.json", "shows.json", "photos.json"]
+        guard names.contains(where: { FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent($0)) }) else {
+            // An empty folder would empty the index it fills: refused, never applied.
+            throw ImportError.missing(directory, "holds none of the fixtures (\(names.joined(separator: ", ")))")
+        }
         var items: [SearchableItem] = []
         items += try load("employees.json", in: directory, as: FixtureRecords.Employee.self).map(employee)
         items += try load("shows.json", in: directory, as: FixtureRecords.Show.self).map(show)

@@ -5,11 +5,21 @@ import SearchIndex
 /// of `shared/bench/make_corpus.py`. The whole file is validated before
 /// anything is returned, so a caller applies all of it or none of it.
 public enum ItemImporter {
+    /// The longest line of JSON Lines accepted: far above any real item
+    /// (the bench's largest is a few kilobytes), and it bounds the memory
+    /// a file without line breaks (`/dev/zero`) can take.
+    public static let maximumLineBytes = 64 << 20
+    /// The largest JSON array document accepted: it is read whole, so
+    /// larger inputs should be JSON Lines, which stream.
+    public static let maximumArrayBytes = 256 << 20
+
     /// Items from the file at `path`; `domain` replaces every item's domain.
     ///
-    /// JSON Lines are streamed a chunk at a time (memory holds the items, not
-    /// the file); a JSON array is read whole.
+    /// JSON Lines are streamed a chunk at a time (memory holds the items and
+    /// at most one line, not the file), each byte looked at once; a JSON
+    /// array is read whole, up to `maximumArrayBytes`.
     public static func items(atPath path: String, domain: String? = nil) throws -> [SearchableItem] {
+        guard FileManager.default.fileExists(atPath: path) else { throw ImportError.missing(path) }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw ImportError(file: path, line: 0, field: "-", message: "cannot read the file")
         }
@@ -20,30 +30,45 @@ public enum ItemImporter {
             }
         }
         var buffer = try read()
+        if buffer.starts(with: byteOrderMark) { buffer.removeFirst(byteOrderMark.count) }
         if let first = buffer.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D && $0 != 0x0A }), first == UInt8(ascii: "[") {
             while true {
                 let more = try read()
                 if more.isEmpty { break }
                 buffer += more
+                if buffer.count > maximumArrayBytes {
+                    throw ImportError(file: path, line: 1, field: "-", message: "a JSON array over \(maximumArrayBytes >> 20) MB; use JSON Lines")
+                }
             }
             return try items(from: buffer, file: path, domain: domain)
         }
+        return try streamLines(from: buffer, more: read, file: path, domain: domain)
+    }
+
+    /// The UTF-8 byte order mark some editors write first; it is not JSON.
+    static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// The items of JSON Lines that begin with `buffer`, reading on with `more`.
+    private static func streamLines(
+        from first: [UInt8], more read: () throws -> [UInt8], file path: String, domain: String?
+    ) throws -> [SearchableItem] {
+        var buffer = first
         var items: [SearchableItem] = []
-        // One table for the whole file: a table per buffer decoded left
-        // thousands of copies of each domain scattered through memory, and
-        // a result's domain then cost a cache miss (a seventh of a short
-        // keystroke at a million items) and each copy 64 bytes.
+        // One table for the whole file: a domain's copies then share one string.
         var domains = StringInterner()
         var line = 1
+        var scanned = 0  // bytes of `buffer` known to hold no line break
         var atEnd = false
         while true {
             var lines: [(bytes: Range<Int>, line: Int)] = []
             var start = 0
-            while let end = buffer[start...].firstIndex(of: 0x0A) {
+            while let end = buffer[scanned...].firstIndex(of: 0x0A) {
                 lines.append((start..<end, line))
                 start = end + 1
+                scanned = start
                 line += 1
             }
+            scanned = buffer.count
             if atEnd, start < buffer.count {
                 lines.append((start..<buffer.count, line))
                 start = buffer.count
@@ -51,6 +76,10 @@ public enum ItemImporter {
             try decode(lines, of: buffer, file: path, domain: domain, interning: &domains, into: &items)
             if atEnd { return items }
             buffer.removeFirst(start)
+            scanned -= start
+            if buffer.count > maximumLineBytes {
+                throw ImportError(file: path, line: line, field: "-", message: "a line longer than \(maximumLineBytes >> 20) MB")
+            }
             let more = try read()
             if more.isEmpty { atEnd = true } else { buffer += more }
         }

@@ -10,7 +10,8 @@ enum JSONDocumentReader {
     }
 
     static func elements(of bytes: [UInt8], file: String) throws -> [Element] {
-        var i = 0
+        // A UTF-8 byte order mark before the first value is not part of it.
+        var i = bytes.starts(with: ItemImporter.byteOrderMark) ? ItemImporter.byteOrderMark.count : 0
         var line = 1
         skipWhitespace(bytes, &i, &line)
         if i < bytes.count, bytes[i] == UInt8(ascii: "[") {
@@ -18,7 +19,7 @@ enum JSONDocumentReader {
         }
         // JSON Lines.
         var out: [Element] = []
-        var start = 0
+        var start = bytes.starts(with: ItemImporter.byteOrderMark) ? ItemImporter.byteOrderMark.count : 0
         line = 1
         while start < bytes.count {
             let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count

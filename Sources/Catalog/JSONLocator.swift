@@ -9,11 +9,35 @@ struct JSONLocator {
     private var line = 1
     private var bestDepth = -1
     private(set) var bestLine = 1
+    /// For `firstScalar`: which raw scalar (string with its quotes, or
+    /// number) is sought, and where the first one was found.
+    private var wanted: ((ArraySlice<UInt8>) -> Bool)?
+    private var found: (path: [String], line: Int)?
 
     static func line(of path: [String], in bytes: ArraySlice<UInt8>) -> Int {
         var locator = JSONLocator(bytes: bytes, target: path, i: bytes.startIndex)
         locator.value(path: [])
         return locator.bestLine
+    }
+
+    /// The path and line of the first string or number whose raw text
+    /// satisfies `wanted`: errors the decoder reports without a path (a
+    /// number out of range) can then name their field.
+    static func firstScalar(in bytes: ArraySlice<UInt8>, where wanted: @escaping (ArraySlice<UInt8>) -> Bool) -> (field: String, line: Int)? {
+        var locator = JSONLocator(bytes: bytes, target: [], i: bytes.startIndex)
+        locator.bestDepth = Int.min
+        locator.wanted = wanted
+        locator.value(path: [])
+        guard let found = locator.found else { return nil }
+        var field = ""
+        for component in found.path { field += component.hasPrefix("[") || field.isEmpty ? component : "." + component }
+        return (field.isEmpty ? "-" : field, found.line)
+    }
+
+    /// Checks a scalar that ran from `start` to here against `wanted`.
+    private mutating func check(from start: Int, path: [String], line: Int) {
+        guard let wanted, found == nil, wanted(bytes[start..<i]) else { return }
+        found = (path, line)
     }
 
     private init(bytes: ArraySlice<UInt8>, target: [String], i: Int) {
@@ -30,7 +54,7 @@ struct JSONLocator {
     }
 
     private mutating func note(_ path: [String]) {
-        guard path.count > bestDepth, path.count <= target.count, Array(target.prefix(path.count)) == path else { return }
+        guard wanted == nil, path.count > bestDepth, path.count <= target.count, Array(target.prefix(path.count)) == path else { return }
         bestDepth = path.count
         bestLine = line
     }
@@ -52,7 +76,7 @@ struct JSONLocator {
     }
 
     /// Set once the whole path is found: every loop stops then.
-    private var done: Bool { bestDepth >= target.count }
+    private var done: Bool { wanted == nil ? bestDepth >= target.count : found != nil }
 
     private mutating func value(path: [String]) {
         skipSpace()
@@ -90,9 +114,13 @@ struct JSONLocator {
                 if i == before { return }  // no progress: malformed, stop
             }
         case UInt8(ascii: "\""):
+            let (start, startLine) = (i, line)
             _ = string()
+            check(from: start, path: path, line: startLine)
         default:
+            let start = i
             while i < bytes.endIndex, !",]} \t\r\n".utf8.contains(bytes[i]) { i += 1 }
+            check(from: start, path: path, line: line)
         }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
+import SearchIndex
 
-/// Decodes one JSON value with errors that name the field, and dates in
-/// ISO 8601 (with or without fractional seconds).
+/// Decodes one JSON value with errors that name the field, and dates as
+/// `StoredDate` reads them.
 enum JSONValueDecoder {
     static func decode<T: Decodable>(_ type: T.Type, from bytes: ArraySlice<UInt8>, file: String, line: Int) throws -> T {
         guard String(validating: bytes, as: UTF8.self) != nil else {
@@ -11,20 +12,45 @@ enum JSONValueDecoder {
             throw ImportError(file: file, line: line, field: "-", message: "nested more than \(maximumDepth) levels deep")
         }
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let container = try decoder.singleValueContainer()
-            let text = try container.decode(String.self)
-            if let date = parseDate(text) { return date }
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an ISO 8601 date: \(text)")
+        // The store's own date reading: what is accepted here can be read back.
+        decoder.dateDecodingStrategy = StoredDate.decodingStrategy
+        if bytes.firstRange(of: "u0000".utf8) != nil, let escapedNUL = JSONLocator.firstScalar(in: bytes, where: containsEscapedNUL) {
+            throw ImportError(file: file, line: line + escapedNUL.line - 1, field: escapedNUL.field, message: "NUL character in a string")
         }
         do {
             return try decoder.decode(T.self, from: Data(bytes))
         } catch let error as DecodingError {
+            if JSONValueDecoder.components(of: error).isEmpty,
+               let huge = JSONLocator.firstScalar(in: bytes, where: isNumberOutOfRange) {
+                throw ImportError(file: file, line: line + huge.line - 1, field: huge.field, message: "number out of range")
+            }
             var described = describe(error, file: file, line: line)
             let located = JSONLocator.line(of: components(of: error), in: bytes)
             described.line = line + located - 1
             throw described
         }
+    }
+
+    /// A raw string token holding `\\u0000`: a raw NUL byte is refused, so its escape is too.
+    static func containsEscapedNUL(_ token: ArraySlice<UInt8>) -> Bool {
+        guard token.first == UInt8(ascii: "\""), token.count >= 7 else { return false }
+        var i = token.startIndex + 1
+        while i < token.endIndex {
+            if token[i] == UInt8(ascii: "\\") {
+                if token[(i + 1)...].starts(with: "u0000".utf8) { return true }
+                i += 2
+            } else {
+                i += 1
+            }
+        }
+        return false
+    }
+
+    /// A number token no `Double` holds (`1e999`).
+    static func isNumberOutOfRange(_ token: ArraySlice<UInt8>) -> Bool {
+        guard let first = token.first, first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
+              let value = Double(String(decoding: token, as: UTF8.self)) else { return false }
+        return !value.isFinite
     }
 
     /// Deeper JSON is refused before any parser recurses into it.
@@ -49,18 +75,6 @@ enum JSONValueDecoder {
             }
         }
         return deepest
-    }
-
-    /// `2026-11-22T10:00:00Z`, with optional fractional seconds, or a plain date.
-    static func parseDate(_ text: String) -> Date? {
-        let plain = ISO8601DateFormatter()
-        if let date = plain.date(from: text) { return date }
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = fractional.date(from: text) { return date }
-        let day = ISO8601DateFormatter()
-        day.formatOptions = [.withFullDate]
-        return day.date(from: text)
     }
 
     /// The coding path of an error as locator components (`key` or `[i]`).

@@ -10,9 +10,15 @@ public enum ResultGuidance {
     public struct Finding: Sendable, Hashable, Codable {
         public var uniqueIdentifier: String
         /// `title-too-long`, `description-too-long`, `no-thumbnail`,
-        /// `too-many-keywords`, `activity-without-related-item`.
+        /// `too-many-keywords`, `activity-without-related-item`, `unreadable`.
         public var rule: String
         public var detail: String
+
+        public init(uniqueIdentifier: String, rule: String, detail: String) {
+            self.uniqueIdentifier = uniqueIdentifier
+            self.rule = rule
+            self.detail = detail
+        }
     }
 
     public static func check(_ item: SearchableItem) -> [Finding] {

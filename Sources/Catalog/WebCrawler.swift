@@ -23,6 +23,14 @@ public enum WebCrawler {
 
     public static func domainIdentifier(forHost host: String) -> String { "web.\(host)" }
 
+    /// At most one byte more than `maximumPageBytes` of the file (through
+    /// any link), so an oversized page is known without reading it all.
+    static func readPage(at path: String) -> Data? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        return try? handle.read(upToCount: maximumPageBytes + 1) ?? Data()
+    }
+
     public static func crawl(directory: String) throws -> Crawl {
         let fileManager = FileManager.default
         var isDirectory: ObjCBool = false
@@ -41,13 +49,13 @@ public enum WebCrawler {
             let files = (fileManager.enumerator(atPath: root)?.allObjects as? [String] ?? []).sorted()
             for relative in files where relative.hasSuffix(".html") || relative.hasSuffix(".htm") {
                 let path = (root as NSString).appendingPathComponent(relative)
-                let size = (try? fileManager.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-                if size > maximumPageBytes {
-                    crawl.skipped.append((path, "larger than \(maximumPageBytes) bytes"))
+                // The limit holds for what is read, wherever a link leads.
+                guard let data = readPage(at: path) else {
+                    crawl.skipped.append((path, "unreadable"))
                     continue
                 }
-                guard let data = fileManager.contents(atPath: path) else {
-                    crawl.skipped.append((path, "unreadable"))
+                if data.count > maximumPageBytes {
+                    crawl.skipped.append((path, "larger than \(maximumPageBytes) bytes"))
                     continue
                 }
                 let url = "https://\(host)/" + urlPath(forFile: relative)

@@ -33,6 +33,8 @@ public struct Router: Sendable {
 
     public var associations: [String: AppSiteAssociation]
     public var shortcuts: [Shortcut]
+    /// What `load` passed over (a malformed association file), to show once.
+    public var warnings: [String] = []
 
     /// URL path segment → content type, for universal links and short links.
     public static let pathAliases: [String: String] = [
@@ -115,6 +117,11 @@ public struct Router: Sendable {
                 throw RoutingError(.notRoutable, "'\(text)' is not a URL")
             }
             let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+            // Dot segments would make the path another than the one checked.
+            if path.split(separator: "/", omittingEmptySubsequences: false)
+                .contains(where: { [".", ".."].contains($0.removingPercentEncoding ?? String($0)) }) {
+                throw RoutingError(.unsafe, "refused: '.' or '..' in the path of \(text)")
+            }
             guard let association = associations[host] else {
                 return .browser(url: text, reason: "\(host) is not an associated domain")
             }
@@ -165,7 +172,9 @@ public struct Router: Sendable {
         if input.utf8.count > Self.maximumLength {
             throw RoutingError(.unsafe, "refused: input longer than \(Self.maximumLength) bytes")
         }
-        if input.unicodeScalars.contains(where: { $0.value < 0x20 || ($0.value >= 0x7F && $0.value < 0xA0) }) {
+        if input.unicodeScalars.contains(where: {
+            $0.value < 0x20 || ($0.value >= 0x7F && $0.value < 0xA0) || (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value)
+        }) {
             throw RoutingError(.unsafe, "refused: control characters in the input")
         }
     }

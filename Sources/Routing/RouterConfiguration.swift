@@ -9,14 +9,22 @@ extension Router {
         func read(_ relative: String) -> Data? {
             fileManager.contents(atPath: (dataDirectory as NSString).appendingPathComponent(relative))
         }
+        // A malformed file is reported once and handles nothing; every
+        // other way in still routes.
+        var warnings: [String] = []
         var associations: [String: AppSiteAssociation] = [:]
         if let data = read("associated-domains.json") {
-            guard let domains = try? JSONSerialization.jsonObject(with: data) as? [String] else {
-                throw RoutingError(.badAssociation, "\(dataDirectory)/associated-domains.json: expected an array of domain names")
-            }
-            for domain in domains {
-                guard let file = read("web/\(domain)/apple-app-site-association") else { continue }
-                associations[domain.lowercased()] = try AppSiteAssociation(domain: domain, json: [UInt8](file))
+            if let domains = try? JSONSerialization.jsonObject(with: data) as? [String] {
+                for domain in domains {
+                    guard let file = read("web/\(domain)/apple-app-site-association") else { continue }
+                    do {
+                        associations[domain.lowercased()] = try AppSiteAssociation(domain: domain, json: [UInt8](file))
+                    } catch let error as RoutingError {
+                        warnings.append("\(error.message); \(domain) handles no links")
+                    }
+                }
+            } else {
+                warnings.append("\(dataDirectory)/associated-domains.json: expected an array of domain names; no links are handled")
             }
         }
         var shortcuts: [Shortcut] = []
@@ -24,9 +32,11 @@ extension Router {
             do {
                 shortcuts = try JSONDecoder().decode([Shortcut].self, from: data)
             } catch {
-                throw RoutingError(.badAssociation, "\(dataDirectory)/shortcuts.json: \(error)")
+                warnings.append("\(dataDirectory)/shortcuts.json: not a list of quick actions; none are offered")
             }
         }
-        return Router(associations: associations, shortcuts: shortcuts)
+        var router = Router(associations: associations, shortcuts: shortcuts)
+        router.warnings = warnings
+        return router
     }
 }

@@ -13,16 +13,27 @@ public final class IndexStore: Sendable {
     public let path: String?
     let queue: DatabaseQueue
 
-    /// Opens (creating if needed) the store at `path`, or an in-memory one.
-    public init(path: String?) throws {
+    /// Whether this process may only read the store (its file or folder
+    /// is not writable): every write fails with one clear error.
+    public let isReadOnly: Bool
+
+    /// Opens (creating if needed) the store at `path`, or an in-memory one;
+    /// `readOnly` opens an existing file without ever writing to it.
+    public init(path: String?, readOnly: Bool = false) throws {
         self.path = path
+        self.isReadOnly = readOnly && path != nil
         let label = path ?? ":memory:"
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         do {
             if let path {
-                configuration.journalMode = .wal
-                queue = try DatabaseQueue(path: path, configuration: configuration)
+                if readOnly {
+                    configuration.readonly = true
+                    queue = try Self.openReadOnly(path, configuration)
+                } else {
+                    configuration.journalMode = .wal
+                    queue = try DatabaseQueue(path: path, configuration: configuration)
+                }
             } else {
                 queue = try DatabaseQueue(configuration: configuration)
             }
@@ -31,7 +42,10 @@ public final class IndexStore: Sendable {
                 throw StoreError(.newerFormat, path: label,
                                  message: "index format \(version) is newer than this build's \(Self.formatVersion)")
             }
-            try Self.migrator.migrate(queue)
+            if !isReadOnly {
+                try Self.migrator.migrate(queue)
+                try Self.repairSchema(queue)
+            }
             // A cheap probe of the tables; damage deeper in the file shows when
             // the records are read, and is reported the same way.
             _ = try queue.read { db in try Row.fetchAll(db, sql: "SELECT key FROM meta LIMIT 1; ") }
@@ -42,10 +56,25 @@ public final class IndexStore: Sendable {
         }
     }
 
+    /// A read-only connection. WAL mode wants a `-shm` file it may create;
+    /// where it cannot, the file is opened as immutable (SQLite's URI
+    /// parameter), which reads the database as it lies on disk.
+    private static func openReadOnly(_ path: String, _ configuration: Configuration) throws -> DatabaseQueue {
+        if let queue = try? DatabaseQueue(path: path, configuration: configuration),
+           (try? queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }) != nil {
+            return queue
+        }
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        let encoded = absolute.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? absolute
+        return try DatabaseQueue(path: "file:\(encoded)?immutable=1", configuration: configuration)
+    }
+
     static func translate(_ error: DatabaseError, path: String) -> StoreError {
         switch error.resultCode {
         case .SQLITE_NOTADB, .SQLITE_CORRUPT:
             return StoreError(.corrupt, path: path, message: "the index file is damaged (\(error.message ?? "\(error.resultCode)"))")
+        case .SQLITE_READONLY:
+            return StoreError(.readOnly, path: path, message: "the index is read-only here (its file or folder is not writable): nothing was changed")
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return StoreError(.busy, path: path, message: "the index is busy: another searchlight is writing to it")
         default:
@@ -56,21 +85,7 @@ public final class IndexStore: Sendable {
     private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-                CREATE TABLE records(
-                    uniqueIdentifier TEXT PRIMARY KEY, source TEXT NOT NULL,
-                    domainIdentifier TEXT, body TEXT NOT NULL);
-                CREATE INDEX records_domain ON records(domainIdentifier);
-                CREATE TABLE activities(
-                    identifier TEXT PRIMARY KEY, relatedUniqueIdentifier TEXT, body TEXT NOT NULL);
-                CREATE TABLE engagements(
-                    id INTEGER PRIMARY KEY, uniqueIdentifier TEXT NOT NULL, at REAL NOT NULL);
-                CREATE INDEX engagements_item ON engagements(uniqueIdentifier);
-                CREATE TABLE operations(
-                    id INTEGER PRIMARY KEY, at REAL NOT NULL, kind TEXT NOT NULL, detail TEXT NOT NULL);
-                PRAGMA user_version = 1;
-                """)
+            try db.execute(sql: Self.tables + "PRAGMA user_version = 1;")
         }
         // Every write draws a new generation; a snapshot of the engine is
         // valid only for the generation it was saved at (`SnapshotFile`).
@@ -81,12 +96,50 @@ public final class IndexStore: Sendable {
         // the generation it was made on: a snapshot of an older generation
         // plus these views is the current engine (`journal(from:to:)`).
         migrator.registerMigration("journal") { db in
-            try db.execute(sql: """
-                CREATE TABLE journal(
-                    generation TEXT PRIMARY KEY, previous TEXT NOT NULL, activity TEXT NOT NULL, at REAL NOT NULL)
-                """)
+            try db.execute(sql: Self.journalTable)
         }
         return migrator
+    }
+
+    /// Every table of the current format. Each statement may run on a
+    /// store that has some of them already: a table dropped by hand (or
+    /// the migrations' own record) is made again, never fatal.
+    static let tables = """
+        CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS records(
+            uniqueIdentifier TEXT PRIMARY KEY, source TEXT NOT NULL,
+            domainIdentifier TEXT, body TEXT NOT NULL);
+        CREATE INDEX IF NOT EXISTS records_domain ON records(domainIdentifier);
+        CREATE TABLE IF NOT EXISTS activities(
+            identifier TEXT PRIMARY KEY, relatedUniqueIdentifier TEXT, body TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS engagements(
+            id INTEGER PRIMARY KEY, uniqueIdentifier TEXT NOT NULL, at REAL NOT NULL);
+        CREATE INDEX IF NOT EXISTS engagements_item ON engagements(uniqueIdentifier);
+        CREATE TABLE IF NOT EXISTS operations(
+            id INTEGER PRIMARY KEY, at REAL NOT NULL, kind TEXT NOT NULL, detail TEXT NOT NULL);
+
+        """
+
+    static let journalTable = """
+        CREATE TABLE IF NOT EXISTS journal(
+            generation TEXT PRIMARY KEY, previous TEXT NOT NULL, activity TEXT NOT NULL, at REAL NOT NULL)
+        """
+
+    /// Makes again whatever table is missing, after the migrations ran.
+    static func repairSchema(_ queue: DatabaseQueue) throws {
+        let present = try queue.read { db in
+            Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+        }
+        let expected: Set<String> = ["meta", "records", "activities", "engagements", "operations", "journal"]
+        guard !expected.isSubset(of: present) else { return }
+        try queue.write { db in
+            try db.execute(sql: tables + journalTable)
+            // A new generation: no snapshot of the damaged state is taken for this one.
+            try db.execute(sql: """
+                INSERT INTO meta(key, value) VALUES ('generation', lower(hex(randomblob(16))))
+                ON CONFLICT(key) DO UPDATE SET value = excluded.value
+                """)
+        }
     }
 
     private func label() -> String { path ?? ":memory:" }
@@ -103,7 +156,7 @@ public final class IndexStore: Sendable {
             try queue.read { db in
                 var state = StoredState()
                 let decoder = JSONDecoder()
-                decoder.dateDecodingStrategy = .iso8601
+                decoder.dateDecodingStrategy = StoredDate.decodingStrategy
                 // In storage order, sorted here: read through the identifier's
                 // index, each row was a page read at random (a million records
                 // took 7 s, three times a plain scan). Decoded a chunk at a
@@ -118,16 +171,24 @@ public final class IndexStore: Sendable {
                 let cursor = try Row.fetchCursor(db, sql: "SELECT uniqueIdentifier, source, body FROM records")
                 while let row = try cursor.next() {
                     chunk.append(StoredRow(identifier: row[0], source: Source(rawValue: row[1]) ?? .item, body: row[2]))
-                    if chunk.count == Self.decodeChunk { try Self.decode(&chunk, into: &records, keeping: &rows) }
+                    if chunk.count == Self.decodeChunk {
+                        Self.decode(&chunk, into: &records, keeping: &rows, quarantining: &state.quarantined)
+                    }
                 }
-                try Self.decode(&chunk, into: &records, keeping: &rows)
+                Self.decode(&chunk, into: &records, keeping: &rows, quarantining: &state.quarantined)
                 Self.arrange(&records, in: StoredRow.order(of: rows))
                 state.records = consume records
                 // A million rows are freed on another thread (a copy captured
                 // there left the last release, and the freeing, to this one).
                 releaseInBackground(consume rows)
-                for body in try String.fetchAll(db, sql: "SELECT body FROM activities ORDER BY identifier") {
-                    state.activities.append(try decoder.decode(UserActivity.self, from: Data(body.utf8)))
+                for row in try Row.fetchAll(db, sql: "SELECT identifier, body FROM activities ORDER BY identifier") {
+                    let body: String = row["body"]
+                    do {
+                        state.activities.append(try decoder.decode(UserActivity.self, from: Data(body.utf8)))
+                    } catch {
+                        state.quarantined.append(QuarantinedRecord(
+                            uniqueIdentifier: row["identifier"], problem: Self.describe(error), isActivity: true))
+                    }
                 }
                 for row in try Row.fetchAll(db, sql: "SELECT uniqueIdentifier, at FROM engagements ORDER BY id") {
                     state.engagements[row["uniqueIdentifier"], default: []].append(Date(timeIntervalSince1970: row["at"]))
@@ -147,10 +208,21 @@ public final class IndexStore: Sendable {
     static let decodeChunk = 65_536
 
     /// Decodes `chunk` onto `records`, keeps its rows without their
-    /// bodies in `rows` (to order them by), and empties it.
-    static func decode(_ chunk: inout [StoredRow], into records: inout [IndexRecord], keeping rows: inout [StoredRow]) throws {
-        records.append(contentsOf: try decodeRecords(chunk))
-        for row in chunk { rows.append(row.withoutBody) }
+    /// bodies in `rows` (to order them by), sets aside what cannot be
+    /// read in `quarantined`, and empties it.
+    static func decode(
+        _ chunk: inout [StoredRow], into records: inout [IndexRecord], keeping rows: inout [StoredRow],
+        quarantining quarantined: inout [QuarantinedRecord]
+    ) {
+        for (row, decoded) in zip(chunk, decodeRecords(chunk)) {
+            switch decoded {
+            case .success(let record):
+                records.append(record)
+                rows.append(row.withoutBody)
+            case .failure(let problem):
+                quarantined.append(QuarantinedRecord(uniqueIdentifier: row.identifier, problem: problem.message))
+            }
+        }
         chunk.removeAll(keepingCapacity: true)
     }
 
@@ -210,20 +282,48 @@ public final class IndexStore: Sendable {
         }
     }
 
+    /// Why one stored record could not be read.
+    struct UnreadableRecord: Error {
+        var message: String
+    }
+
     /// Decodes stored records on every core (JSON decoding is most of the
-    /// time a store takes to read); the first failure is thrown.
-    static func decodeRecords(_ rows: [StoredRow]) throws -> [IndexRecord] {
-        try ParallelWork.map(rows[...], minimum: 4_096) {
+    /// time a store takes to read); a record that cannot be read is a
+    /// failure of its own, never the whole load's.
+    static func decodeRecords(_ rows: [StoredRow]) -> [Result<IndexRecord, UnreadableRecord>] {
+        // The transform never throws: each row's failure is kept in its result.
+        (try? ParallelWork.map(rows[...], minimum: 4_096) {
             let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .iso8601
+            decoder.dateDecodingStrategy = StoredDate.decodingStrategy
             var domains = StringInterner()
             return { row in
                 var body = row.body
-                let plain = body.withUTF8(SearchableItem.init(plainJSON:))
-                var item = try plain ?? decoder.decode(SearchableItem.self, from: Data(body.utf8))
-                item.domainIdentifier = domains.intern(item.domainIdentifier)
-                return IndexRecord(source: row.source, item: item)
+                do {
+                    let plain = body.withUTF8(SearchableItem.init(plainJSON:))
+                    var item = try plain ?? decoder.decode(SearchableItem.self, from: Data(body.utf8))
+                    guard item.uniqueIdentifier == row.identifier else {
+                        return .failure(UnreadableRecord(message: "its body names another identifier"))
+                    }
+                    item.domainIdentifier = domains.intern(item.domainIdentifier)
+                    return .success(IndexRecord(source: row.source, item: item))
+                } catch {
+                    return .failure(UnreadableRecord(message: Self.describe(error)))
+                }
             }
+        }) ?? []
+    }
+
+    /// One line for a decoding failure: the field and what was wrong.
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        switch error {
+        case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context):
+            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return (field.isEmpty ? "" : field + ": ") + context.debugDescription
+        case .keyNotFound(let key, let context):
+            return (context.codingPath + [key]).map(\.stringValue).joined(separator: ".") + ": missing"
+        @unknown default:
+            return "\(error)"
         }
     }
 
@@ -239,7 +339,7 @@ public final class IndexStore: Sendable {
     /// The encoder of stored bodies: `SearchableItem.plainJSON` writes what it does.
     static func recordEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = StoredDate.encodingStrategy
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }
@@ -255,7 +355,7 @@ public final class IndexStore: Sendable {
         return try guarded {
             try queue.read { db in
                 let decoder = JSONDecoder()
-                decoder.dateDecodingStrategy = .iso8601
+                decoder.dateDecodingStrategy = StoredDate.decodingStrategy
                 var views: [(activity: UserActivity, date: Date)] = []
                 var generation = current
                 while generation != older {
@@ -326,6 +426,48 @@ public final class IndexStore: Sendable {
         }
     }
 
+    /// Rows of the store that a load would leave out, found without
+    /// building an engine (for `index stats` and `index lint` when the
+    /// engine came from a snapshot).
+    public func unreadableRecords() throws -> [QuarantinedRecord] {
+        var found: [QuarantinedRecord] = []
+        try guarded {
+            try queue.read { db in
+                let cursor = try Row.fetchCursor(db, sql: "SELECT uniqueIdentifier, source, body FROM records")
+                var chunk: [StoredRow] = []
+                var ignored: [IndexRecord] = [], rows: [StoredRow] = []
+                while let row = try cursor.next() {
+                    chunk.append(StoredRow(identifier: row[0], source: Source(rawValue: row[1]) ?? .item, body: row[2]))
+                    if chunk.count == Self.decodeChunk {
+                        Self.decode(&chunk, into: &ignored, keeping: &rows, quarantining: &found)
+                        ignored.removeAll(keepingCapacity: true)
+                        rows.removeAll(keepingCapacity: true)
+                    }
+                }
+                Self.decode(&chunk, into: &ignored, keeping: &rows, quarantining: &found)
+                let decoder = JSONDecoder()
+                decoder.dateDecodingStrategy = StoredDate.decodingStrategy
+                for row in try Row.fetchAll(db, sql: "SELECT identifier, body FROM activities ORDER BY identifier") {
+                    let body: String = row["body"]
+                    if let error = Result(catching: { try decoder.decode(UserActivity.self, from: Data(body.utf8)) }).failure {
+                        found.append(QuarantinedRecord(uniqueIdentifier: row["identifier"], problem: Self.describe(error), isActivity: true))
+                    }
+                }
+            }
+        }
+        return found
+    }
+
+    /// How many records and activities are stored, whether readable or not.
+    public func rowCounts() throws -> (records: Int, activities: Int) {
+        try guarded {
+            try queue.read { db in
+                (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM records") ?? 0,
+                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM activities") ?? 0)
+            }
+        }
+    }
+
     /// Identifiers of the stored activities.
     public func activityIdentifiers() throws -> [String] {
         try guarded { try queue.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM activities ORDER BY identifier") } }
@@ -346,6 +488,12 @@ public final class IndexStore: Sendable {
                 }
                 for id in batch.deletedRecordIDs {
                     try db.execute(sql: "DELETE FROM records WHERE uniqueIdentifier = ?", arguments: [id])
+                }
+                for domain in batch.deletedDomains {
+                    try db.execute(sql: """
+                        DELETE FROM records WHERE domainIdentifier = ?1
+                            OR substr(domainIdentifier, 1, length(?1) + 1) = ?1 || '.'
+                        """, arguments: [domain])
                 }
                 for id in batch.deletedActivityIDs {
                     try db.execute(sql: "DELETE FROM activities WHERE identifier = ?", arguments: [id])
@@ -427,6 +575,14 @@ public final class IndexStore: Sendable {
         return [path, path + "-wal"].reduce(0) { total, file in
             total + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0)
         }
+    }
+}
+
+extension Result {
+    /// The error of a failed result, nil for a success.
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
     }
 }
 

@@ -112,10 +112,34 @@ public final class PersistentIndex {
         }
         for activity in state.activities { engine.restoreActivity(activity) }
         for (id, dates) in state.engagements { engine.restoreEngagement(id, at: dates) }
+        knownQuarantine = state.quarantined
         loadedEngine = engine
         engineOrigin = .records
         engineGeneration = state.generation
         return engine
+    }
+
+    /// What the last load from the records left out; nil when the engine
+    /// came from a snapshot and the store was not read.
+    private var knownQuarantine: [QuarantinedRecord]?
+
+    /// Stored rows that cannot be read back and so are not searched: kept
+    /// in the store until their identifier is deleted or indexed again.
+    /// Free when the engine was read from the records; otherwise the store
+    /// is read only when its counts differ from the engine's.
+    public func quarantinedRecords() throws -> [QuarantinedRecord] {
+        if let knownQuarantine { return knownQuarantine }
+        let counts = try store.rowCounts()
+        let found = counts == (engine.records.count, engine.activities.count) ? [] : try store.unreadableRecords()
+        knownQuarantine = found
+        return found
+    }
+
+    /// Forgets quarantined rows that a write replaced or removed.
+    private func release(quarantined identifiers: some Sequence<String>) {
+        guard let known = knownQuarantine, !known.isEmpty else { return }
+        let gone = Set(identifiers)
+        knownQuarantine = known.filter { !gone.contains($0.uniqueIdentifier) }
     }
 
     /// Saves the engine beside the store when the snapshot there is not of
@@ -159,7 +183,9 @@ public final class PersistentIndex {
     public enum OpenEvent: Sendable, Equatable {
         case opened
         case created
-        case rebuilt(reason: String, movedTo: String?)
+        /// Moved aside; `salvaged` rows of it were carried into the new store
+        /// (none: it was filled again by the delegate).
+        case rebuilt(reason: String, movedTo: String?, salvaged: Int)
     }
 
     /// Opens the index at `path` (nil: in memory). A missing store is created
@@ -187,22 +213,60 @@ public final class PersistentIndex {
                 try fileManager.createDirectory(atPath: directory, withIntermediateDirectories: true)
             }
         }
+        if existed, !isWritable(path) {
+            // Searched, never repaired or written: a read-only index stays as it is.
+            let index = try PersistentIndex(store: IndexStore(path: path, readOnly: true))
+            if loadingEngine { _ = try index.loadEngine() }
+            return (index, .opened)
+        }
         do {
             let index = try PersistentIndex(store: IndexStore(path: path))
-            if !existed { try delegate?.reindexAllSearchableItems(in: index) }
+            if !existed {
+                do { try delegate?.reindexAllSearchableItems(in: index) } catch {
+                    // A store that could not be filled is not left behind empty.
+                    for suffix in ["", "-wal", "-shm"] { try? fileManager.removeItem(atPath: path + suffix) }
+                    throw error
+                }
+            }
             try index.dropActivitiesIfDisabled()
             if loadingEngine { _ = try index.loadEngine() }
             return (index, existed ? .opened : .created)
         } catch let error as StoreError where error.kind == .corrupt || error.kind == .newerFormat {
-            let aside = path + ".broken-\(Int(now.timeIntervalSince1970))"
-            try? fileManager.removeItem(atPath: aside)
+            let aside = Self.asideName(for: path, now: now)
             try fileManager.moveItem(atPath: path, toPath: aside)
-            for suffix in ["-wal", "-shm"] { try? fileManager.removeItem(atPath: path + suffix) }
-            let index = try PersistentIndex(store: IndexStore(path: path))
-            try delegate?.reindexAllSearchableItems(in: index)
+            for suffix in ["-wal", "-shm"] {
+                if fileManager.fileExists(atPath: path + suffix) { try? fileManager.moveItem(atPath: path + suffix, toPath: aside + suffix) }
+            }
+            let store = try IndexStore(path: path)
+            // What SQLite can still read of a damaged file is carried over;
+            // only an empty salvage is refilled by the delegate.
+            let salvaged = error.kind == .corrupt ? StoreSalvage.copy(from: aside, into: store) : 0
+            let index = try PersistentIndex(store: store)
+            if salvaged == 0 { try delegate?.reindexAllSearchableItems(in: index) }
             if loadingEngine { _ = try index.loadEngine() }
-            return (index, .rebuilt(reason: error.message, movedTo: aside))
+            return (index, .rebuilt(reason: error.message, movedTo: aside, salvaged: salvaged))
         }
+    }
+
+    /// Whether this process may write the store: the file, and the folder
+    /// its journal files go in.
+    static func isWritable(_ path: String) -> Bool {
+        let directory = (path as NSString).deletingLastPathComponent
+        return FileManager.default.isWritableFile(atPath: path)
+            && FileManager.default.isWritableFile(atPath: directory.isEmpty ? "." : directory)
+    }
+
+    /// `PATH.broken-<time>`, with a counter when that name is taken: two
+    /// stores moved aside in one second both stay.
+    static func asideName(for path: String, now: Date) -> String {
+        let base = path + ".broken-\(Int(now.timeIntervalSince1970))"
+        var name = base
+        var counter = 1
+        while FileManager.default.fileExists(atPath: name) {
+            counter += 1
+            name = base + "-\(counter)"
+        }
+        return name
     }
 
     private func dropActivitiesIfDisabled() throws {
@@ -249,6 +313,7 @@ public final class PersistentIndex {
         var batch = StoreBatch()
         batch.upsertedRecords = items.map { IndexRecord(source: source, item: $0) }
         batch.clientState = clientState
+        defer { release(quarantined: items.map(\.uniqueIdentifier)) }
         guard loadedEngine != nil else {
             // Nothing in memory to keep in step: write the store alone.
             let existing = try store.existingRecordCount(among: items.map(\.uniqueIdentifier))
@@ -292,20 +357,33 @@ public final class PersistentIndex {
     /// Deletes by identifier; returns what was removed.
     @discardableResult
     public func deleteItems(identifiers: [String], at date: Date = Date()) throws -> [String] {
-        try delete(at: date) { $0.deleteItems(identifiers: identifiers) }
+        // Only an identifier the engine lacks can be a quarantined row.
+        let unknown = identifiers.filter { engine.records[$0] == nil }
+        let quarantined = unknown.isEmpty ? [] : Set(try quarantinedRecords().filter { !$0.isActivity }.map(\.uniqueIdentifier))
+        let unreadable = unknown.filter(quarantined.contains)
+        return try delete(at: date, alsoStored: unreadable) { $0.deleteItems(identifiers: identifiers) }
     }
 
     /// Deletes by domain, hierarchically; returns what was removed.
     @discardableResult
     public func deleteItems(domainIdentifiers: [String], at date: Date = Date()) throws -> [String] {
-        try delete(at: date) { $0.deleteItems(domainIdentifiers: domainIdentifiers) }
+        try delete(at: date, domains: domainIdentifiers) { $0.deleteItems(domainIdentifiers: domainIdentifiers) }
     }
 
-    private func delete(at date: Date, _ body: (inout SearchEngine) -> [String]) throws -> [String] {
+    /// Deletes what `body` removes from the engine, plus `alsoStored`
+    /// identifiers and `domains` among rows only the store holds.
+    private func delete(
+        at date: Date, alsoStored: [String] = [], domains: [String] = [], _ body: (inout SearchEngine) -> [String]
+    ) throws -> [String] {
         var next = engine
-        let removed = body(&next)
+        let removed = body(&next) + alsoStored
+        defer {
+            release(quarantined: removed)
+            if !domains.isEmpty { knownQuarantine = nil }
+        }
         var batch = StoreBatch()
-        batch.deletedRecordIDs = removed.filter { engine.records[$0] != nil }
+        batch.deletedDomains = domains
+        batch.deletedRecordIDs = removed.filter { engine.records[$0] != nil } + alsoStored
         batch.deletedActivityIDs = engine.activities.keys.filter { next.activities[$0] == nil }.sorted()
         batch.deletedEngagementIDs = engine.engagements.keys.filter { next.engagements[$0] == nil }.sorted()
         if !removed.isEmpty { batch.log.append(("deleted", "\(removed.count) item\(removed.count == 1 ? "" : "s")\(Self.sample(removed))")) }
@@ -321,6 +399,7 @@ public final class PersistentIndex {
         batch.deleteEverything = true
         batch.log.append(("deleted", "everything"))
         try commit(next, batch, at: date)
+        knownQuarantine = []
     }
 
     /// Replaces the whole content with `items` in one transaction (reset).
@@ -329,6 +408,7 @@ public final class PersistentIndex {
         batch.deleteEverything = true
         batch.upsertedRecords = items.map { IndexRecord(source: .item, item: $0) }
         batch.log.append(("reset", "\(items.count) items from \(reason)"))
+        defer { knownQuarantine = [] }
         guard loadedEngine != nil else {
             try commit(nil, batch, at: date)
             return

@@ -6,6 +6,9 @@ public struct StoreBatch: Sendable {
     public var deleteEverything = false
     public var upsertedRecords: [IndexRecord] = []
     public var deletedRecordIDs: [String] = []
+    /// Domains whose stored records go too, hierarchically: this reaches
+    /// rows the engine does not hold (quarantined ones).
+    public var deletedDomains: [String] = []
     public var upsertedActivities: [UserActivity] = []
     public var deletedActivityIDs: [String] = []
     public var engagements: [(identifier: String, date: Date)] = []
@@ -40,4 +43,21 @@ public struct StoredState: Sendable {
     public var clientState: String?
     /// The store's generation when this was read (see `IndexStore.generation`).
     public var generation: String?
+    /// Rows that could not be read back: kept in the store, left out of the engine.
+    public var quarantined: [QuarantinedRecord] = []
+}
+
+/// A stored record or activity that a load could not read: it stays in the
+/// store (deleting or re-importing its identifier replaces it) and is left
+/// out of search, so one bad row never costs the rest of the index.
+public struct QuarantinedRecord: Sendable, Hashable {
+    public var uniqueIdentifier: String
+    public var problem: String
+    public var isActivity: Bool
+
+    public init(uniqueIdentifier: String, problem: String, isActivity: Bool = false) {
+        self.uniqueIdentifier = uniqueIdentifier
+        self.problem = problem
+        self.isActivity = isActivity
+    }
 }

@@ -7,6 +7,8 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         case newerFormat
         /// Another process holds the write lock for too long.
         case busy
+        /// A write to a store this process may only read.
+        case readOnly
         /// Anything else SQLite reported.
         case other
     }

@@ -119,9 +119,9 @@ struct BenchCommand: ParsableCommand {
         return timings.sorted()
     }
 
-    private func printSlowest(_ timings: [(micros: Double, query: String)]) {
+    private func printSlowest(_ timings: [(micros: Double, query: String)]) throws {
         for (micros, query) in timings.sorted(by: { $0.micros > $1.micros }).prefix(slowest) {
-            Output.line("slow: \(Int(micros)) µs  “\(query)”")
+            try Output.line("slow: \(Int(micros)) µs  “\(query)”")
         }
     }
 
@@ -160,8 +160,8 @@ struct BenchCommand: ParsableCommand {
             "memoryLatencyNanoseconds": ["start": latencyAtStart, "end": latencyAtEnd],
         ]
         if json { try Output.json(report); return }
-        printSlowest(timings)
-        for key in report.keys.sorted() { Output.line("\(key): \(report[key]!)") }
+        try printSlowest(timings)
+        for key in report.keys.sorted() { try Output.line("\(key): \(report[key]!)") }
     }
 
     func run() throws {
@@ -261,8 +261,8 @@ struct BenchCommand: ParsableCommand {
                 "memoryLatencyNanoseconds": ["start": latencyAtStart, "end": latencyAtEnd].compactMapValues { $0 },
             ]
             if json { try Output.json(report); return }
-            printSlowest(timings)
-            for key in report.keys.sorted() { Output.line("\(key): \(report[key]!)") }
+            try printSlowest(timings)
+            for key in report.keys.sorted() { try Output.line("\(key): \(report[key]!)") }
         }
     }
 

@@ -1,6 +1,10 @@
 import ArgumentParser
 import Catalog
 import Foundation
+import TerminalUI
+#if canImport(Glibc)
+import Glibc
+#endif
 import SearchIndex
 import SearchStore
 
@@ -9,6 +13,8 @@ enum ExitStatus {
     static let usage: Int32 = 64
     static let badData: Int32 = 65
     static let busy: Int32 = 75
+    static let missingInput: Int32 = 66
+    static let ioError: Int32 = 74
     static let failure: Int32 = 1
 }
 
@@ -36,11 +42,13 @@ enum CommandContext {
         do {
             try body()
         } catch let error as ImportError {
-            throw fail(error.description, ExitStatus.badData)
+            throw fail(error.description, error.isMissingInput ? ExitStatus.missingInput : ExitStatus.badData)
         } catch let error as StoreError {
             throw fail(error.description, error.kind == .busy ? ExitStatus.busy : ExitStatus.failure)
         } catch let error as CommandFailure {
             throw fail(error.message, error.code)
+        } catch let error as Output.WriteFailure {
+            throw fail(error.description, ExitStatus.ioError)
         } catch let error as ExitCode {
             throw error
         } catch let error as ValidationError {
@@ -52,7 +60,7 @@ enum CommandContext {
 
     static func fail(_ message: String, _ code: Int32) -> ExitCode {
         Output.error(message)
-        return ExitCode(code)
+        return ExitCode(Output.standardErrorFailed ? ExitStatus.ioError : code)
     }
 
     /// Opens (creating and filling if needed) the index the options name.
@@ -68,8 +76,9 @@ enum CommandContext {
             if let path = options.indexPath {
                 Output.error("notice: created a new index at \(path) from \(delegate.directory)")
             }
-        case .rebuilt(let reason, let movedTo):
-            Output.error("notice: \(reason); moved it to \(movedTo ?? "-") and rebuilt the index from \(delegate.directory)")
+        case .rebuilt(let reason, let movedTo, let salvaged):
+            let refill = salvaged > 0 ? "carried \(salvaged) readable records into a new index" : "rebuilt the index from \(delegate.directory)"
+            Output.error("notice: \(reason); moved it to \(movedTo ?? "-") and \(refill)")
         }
         opened.append(index)
         return index
@@ -92,27 +101,56 @@ enum CommandContext {
     }
 }
 
-/// Writing to the terminal or a pipe.
+/// Writing to the terminal or a pipe. Every byte passes one filter (the
+/// UI's placeholders for control and bidi characters; JSON escapes in
+/// `--json`), and a write that fails is an error (exit 74), never a crash.
 enum Output {
-    static func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    /// A write to standard output or standard error that did not complete.
+    struct WriteFailure: Error, CustomStringConvertible {
+        var stream: String
+        var reason: String
+        var description: String { "\(stream) could not be written (\(reason))" }
+    }
+
+    /// Set once standard error has failed: the exit code becomes 74 and
+    /// nothing more is tried there.
+    nonisolated(unsafe) static var standardErrorFailed = false
+
+    static func line(_ text: String) throws {
+        try write(Terminal.safe(text) + "\n", to: STDOUT_FILENO, stream: "standard output")
     }
 
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data(("searchlight: " + text.replacingOccurrences(of: "\n", with: " ") + "\n").utf8))
+        guard !standardErrorFailed else { return }
+        let line = "searchlight: " + Terminal.safe(text.replacingOccurrences(of: "\n", with: " ")) + "\n"
+        do { try write(line, to: STDERR_FILENO, stream: "standard error") } catch { standardErrorFailed = true }
+    }
+
+    /// Text of several lines on standard error, as written (usage messages).
+    static func errorText(_ text: String) {
+        guard !standardErrorFailed else { return }
+        do { try write(Terminal.safe(text) + "\n", to: STDERR_FILENO, stream: "standard error") } catch { standardErrorFailed = true }
     }
 
     static func json(_ value: Any) throws {
         let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        try write(Terminal.escapedJSON(String(decoding: data, as: UTF8.self)) + "\n", to: STDOUT_FILENO, stream: "standard output")
     }
 
     /// Text safe to print: control characters shown as visible placeholders.
-    static func safe(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
-            if scalar.value < 0x20 || scalar.value == 0x7F { return Unicode.Scalar(0x2400 + (scalar.value == 0x7F ? 0x21 : scalar.value))! }
-            if (0x80..<0xA0).contains(scalar.value) { return "\u{FFFD}" }
-            return scalar
-        }))
+    static func safe(_ text: String) -> String { Terminal.safe(text) }
+
+    private static func write(_ text: String, to descriptor: Int32, stream: String) throws {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw WriteFailure(stream: stream, reason: String(cString: strerror(errno)))
+            }
+            offset += written
+        }
+        bytes.removeAll()
     }
 }

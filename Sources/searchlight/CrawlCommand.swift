@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalog
 import Foundation
+import SearchStore
 
 struct CrawlCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,7 +21,7 @@ struct CrawlCommand: ParsableCommand {
             let merged = crawl.items.filter { item in
                 index.engine.result(for: item.uniqueIdentifier) == nil
             }.count
-            Output.line("crawled \(crawl.items.count) page\(crawl.items.count == 1 ? "" : "s") from \(crawl.domains.count) domain\(crawl.domains.count == 1 ? "" : "s"); \(merged) merged with app items")
+            try Output.line("crawled \(crawl.items.count) page\(crawl.items.count == 1 ? "" : "s") from \(crawl.domains.count) domain\(crawl.domains.count == 1 ? "" : "s"); \(merged) merged with app items")
         }
     }
 }
@@ -42,14 +43,18 @@ struct LintCommand: ParsableCommand {
             var findings: [ResultGuidance.Finding] = []
             for id in engine.records.keys.sorted() { findings += ResultGuidance.check(engine.records[id]!.item) }
             for id in engine.activities.keys.sorted() { findings += ResultGuidance.check(engine.activities[id]!, identifier: id) }
+            for row in try index.quarantinedRecords() {
+                findings.append(ResultGuidance.Finding(uniqueIdentifier: row.uniqueIdentifier, rule: "unreadable",
+                                                       detail: "the stored record cannot be read back (\(row.problem)); delete or import it again"))
+            }
             if json {
                 try Output.json(findings.map { ["uniqueIdentifier": $0.uniqueIdentifier, "rule": $0.rule, "detail": $0.detail] })
                 return
             }
             for finding in findings {
-                Output.line("\(Output.safe(finding.uniqueIdentifier)): \(finding.rule): \(Output.safe(finding.detail))")
+                try Output.line("\(Output.safe(finding.uniqueIdentifier)): \(finding.rule): \(Output.safe(finding.detail))")
             }
-            Output.line(findings.isEmpty ? "no findings" : "\(findings.count) finding\(findings.count == 1 ? "" : "s")")
+            try Output.line(findings.isEmpty ? "no findings" : "\(findings.count) finding\(findings.count == 1 ? "" : "s")")
         }
     }
 }

@@ -56,7 +56,7 @@ struct DemoCommand: ParsableCommand {
                 let app = TerminalApp(backend: backend, width: 100, height: 30, color: false)
                 let player = DemoPlayer(script: script, app: app, backend: backend, clock: clock, top: top)
                 player.playAll()
-                for summary in player.summaries { Output.line(Output.safe(summary).replacingOccurrences(of: "␊", with: "\n")) }
+                for summary in player.summaries { try Output.line(Output.safe(summary).replacingOccurrences(of: "␊", with: "\n")) }
                 return
             }
             guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else {

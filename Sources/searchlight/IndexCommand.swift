@@ -34,7 +34,11 @@ struct ImportCommand: ParsableCommand {
             let index = try CommandContext.open(global, needsEngine: false)
             for (file, items) in zip(files, batches) {
                 try index.index(items, clientState: "imported \(file)", at: global.date)
-                Output.line("imported \(items.count) item\(items.count == 1 ? "" : "s") from \(file)")
+                let done = "imported \(items.count) item\(items.count == 1 ? "" : "s") from \(file)"
+                do { try Output.line(done) } catch let failure as Output.WriteFailure {
+                    // The file is in the store: the user must learn that too.
+                    throw CommandFailure(message: "\(done), but \(failure)", code: ExitStatus.ioError)
+                }
             }
         }
     }
@@ -66,13 +70,13 @@ struct DeleteCommand: ParsableCommand {
             if all {
                 let count = index.engine.documentCount
                 try index.deleteAll(at: global.date)
-                Output.line("deleted everything (\(count) result\(count == 1 ? "" : "s"))")
+                try Output.line("deleted everything (\(count) result\(count == 1 ? "" : "s"))")
             } else if !id.isEmpty {
                 let removed = try index.deleteItems(identifiers: id, at: global.date)
-                Output.line("deleted \(removed.count) item\(removed.count == 1 ? "" : "s")")
+                try Output.line("deleted \(removed.count) item\(removed.count == 1 ? "" : "s")")
             } else {
                 let removed = try index.deleteItems(domainIdentifiers: domain, at: global.date)
-                Output.line("deleted \(removed.count) item\(removed.count == 1 ? "" : "s")")
+                try Output.line("deleted \(removed.count) item\(removed.count == 1 ? "" : "s")")
             }
         }
     }
@@ -95,7 +99,7 @@ struct StatsCommand: ParsableCommand {
                 try Output.json(stats.jsonObject)
                 return
             }
-            for line in stats.lines { Output.line(line) }
+            for line in stats.lines { try Output.line(line) }
         }
     }
 }
@@ -115,7 +119,7 @@ struct ExportCommand: ParsableCommand {
             let engine = index.engine
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            encoder.dateEncodingStrategy = .iso8601
+            encoder.dateEncodingStrategy = StoredDate.encodingStrategy
             let exposure = Exposure(engine)
             for id in engine.records.keys.sorted() {
                 let record = engine.records[id]!
@@ -176,7 +180,7 @@ struct ResetCommand: ParsableCommand {
             let items = try FixtureCatalog.items(in: global.dataDirectory)
             let index = try CommandContext.open(global, needsEngine: false)
             try index.replaceAll(with: items, reason: global.dataDirectory, at: global.date)
-            Output.line("re-indexed \(items.count) item\(items.count == 1 ? "" : "s") from \(global.dataDirectory)")
+            try Output.line("re-indexed \(items.count) item\(items.count == 1 ? "" : "s") from \(global.dataDirectory)")
         }
     }
 }

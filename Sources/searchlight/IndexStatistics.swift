@@ -15,6 +15,8 @@ struct IndexStatistics {
     var preference: IndexingPreference
     var lastClientState: String?
     var path: String
+    /// Stored rows that cannot be read back, left out of search.
+    var quarantined: [QuarantinedRecord]
 
     init(_ index: PersistentIndex, now: Date) {
         let engine = index.engine
@@ -31,6 +33,7 @@ struct IndexStatistics {
         preference = engine.preference
         lastClientState = index.lastClientState
         path = index.store.path ?? ":memory:"
+        quarantined = (try? index.quarantinedRecords()) ?? []
     }
 
     var jsonObject: [String: Any] {
@@ -38,6 +41,7 @@ struct IndexStatistics {
             "results": results, "expired": expired, "byDomain": byDomain, "bySource": bySource,
             "engagements": engagements, "storeBytes": storeBytes, "snapshotBytes": snapshotBytes, "formatVersion": IndexStore.formatVersion,
             "indexingPreference": preference.rawValue, "lastClientState": lastClientState ?? NSNull(), "path": path,
+            "quarantined": quarantined.map { ["uniqueIdentifier": $0.uniqueIdentifier, "problem": $0.problem] },
         ]
     }
 
@@ -51,6 +55,9 @@ struct IndexStatistics {
         out.append("engagements \(engagements)")
         out.append("indexing \(preference.rawValue)")
         if let lastClientState { out.append("last client state \(Output.safe(lastClientState))") }
+        if !quarantined.isEmpty {
+            out.append("unreadable \(quarantined.count) (kept in the store, left out of search; 'index lint' lists them)")
+        }
         return out
     }
 }

@@ -5,7 +5,7 @@ import SearchIndex
 enum JSONForm {
     static func encodable<T: Encodable>(_ value: T) -> Any {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = StoredDate.encodingStrategy
         guard let data = try? encoder.encode(value),
             let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         else { return NSNull() }

@@ -50,7 +50,11 @@ struct OpenCommand: ParsableCommand {
     }
 
     private func loadRouter() throws -> Router {
-        do { return try Router.load(dataDirectory: global.dataDirectory) } catch let error as RoutingError {
+        do {
+            let router = try Router.load(dataDirectory: global.dataDirectory)
+            for warning in router.warnings { Output.error("warning: " + warning) }
+            return router
+        } catch let error as RoutingError {
             throw CommandFailure(message: error.message, code: ExitStatus.badData)
         }
     }
@@ -83,8 +87,8 @@ struct OpenCommand: ParsableCommand {
         if json {
             try Output.json(["browser": ["url": url, "reason": reason, "launched": launched]] as [String: Any])
         } else {
-            Output.line("not handled by Searchlight (\(Output.safe(reason)))")
-            Output.line("open it in a browser: \(Output.safe(url))")
+            try Output.line("not handled by Searchlight (\(Output.safe(reason)))")
+            try Output.line("open it in a browser: \(Output.safe(url))")
         }
     }
 
@@ -103,9 +107,9 @@ struct OpenCommand: ParsableCommand {
                 ] as [String: Any])
                 return
             }
-            Output.line("route \(Output.safe(route.description)) (via \(Output.safe(resolution.detail)))")
-            Output.line(title)
-            for item in items { Output.line("  \(Output.safe(item.title))  \(Output.safe(item.uniqueIdentifier))") }
+            try Output.line("route \(Output.safe(route.description)) (via \(Output.safe(resolution.detail)))")
+            try Output.line(title)
+            for item in items { try Output.line("  \(Output.safe(item.title))  \(Output.safe(item.uniqueIdentifier))") }
         case .item(let result):
             let activity = Router.viewActivity(for: route, title: result.title, contentType: result.contentType)
             let outcome = try index.becomeCurrent(activity, at: global.date)
@@ -123,10 +127,10 @@ struct OpenCommand: ParsableCommand {
                 ] as [String: Any])
                 return
             }
-            Output.line("route \(Output.safe(route.description)) (via \(Output.safe(resolution.detail)))")
-            Output.line("\(Output.safe(opened.title))  [\(opened.contentType)]  \(opened.sources.map(\.rawValue).joined(separator: "+"))")
-            if let description = opened.attributes.contentDescription { Output.line(Output.safe(description)) }
-            Output.line("views \(opened.explanation.views)")
+            try Output.line("route \(Output.safe(route.description)) (via \(Output.safe(resolution.detail)))")
+            try Output.line("\(Output.safe(opened.title))  [\(opened.contentType)]  \(opened.sources.map(\.rawValue).joined(separator: "+"))")
+            if let description = opened.attributes.contentDescription { try Output.line(Output.safe(description)) }
+            try Output.line("views \(opened.explanation.views)")
         }
     }
 }

@@ -24,6 +24,7 @@ struct ReplayCommand: ParsableCommand {
 
     func validate() throws {
         if top < 1 { throw ValidationError("--top must be at least 1") }
+        if let problem = QueryLimits.problem(with: query.joined(separator: " ")) { throw ValidationError(problem) }
     }
 
     func run() throws {
@@ -46,7 +47,7 @@ struct ReplayCommand: ParsableCommand {
                 })
                 return
             }
-            for line in ReplayTable.lines(steps, showTimes: !noTimes) { Output.line(line) }
+            for line in ReplayTable.lines(steps, showTimes: !noTimes) { try Output.line(line) }
         }
     }
 }

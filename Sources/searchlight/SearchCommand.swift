@@ -24,6 +24,7 @@ struct SearchCommand: ParsableCommand {
 
     func validate() throws {
         if limit < 0 { throw ValidationError("--limit must be 0 or more") }
+        if let problem = QueryLimits.problem(with: query.joined(separator: " ")) { throw ValidationError(problem) }
     }
 
     func run() throws {
@@ -42,18 +43,18 @@ struct SearchCommand: ParsableCommand {
                 BenchCommand.holdIfTimed()
                 return
             }
-            if response.results.isEmpty {
-                Output.line("No results for “\(Output.safe(text))”.")
+            if response.total == 0 {
+                try Output.line("No results for “\(Output.safe(text))”.")
                 return
             }
             for (rank, result) in response.results.enumerated() {
                 let sources = result.sources.map(\.rawValue).joined(separator: "+")
-                Output.line("\(rank + 1). \(Output.safe(result.title))  [\(result.contentType)]  \(Output.safe(result.uniqueIdentifier))  (\(sources))")
+                try Output.line("\(rank + 1). \(Output.safe(result.title))  [\(result.contentType)]  \(Output.safe(result.uniqueIdentifier))  (\(sources))")
                 if explain {
-                    for line in result.explanation.lines { Output.line("     " + Output.safe(line)) }
+                    for line in result.explanation.lines { try Output.line("     " + Output.safe(line)) }
                 }
             }
-            Output.line("\(response.total) result\(response.total == 1 ? "" : "s") in \(took) µs")
+            try Output.line("\(response.total) result\(response.total == 1 ? "" : "s") in \(took) µs")
         }
     }
 }

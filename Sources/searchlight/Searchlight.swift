@@ -59,7 +59,24 @@ struct Searchlight: ParsableCommand {
         return Array(arguments[index...]) + leading
     }
 
+    /// As `ParsableCommand.main`, but every message goes through `Output`:
+    /// input echoed in a usage error is filtered, and a failed write exits 74.
     static func main() {
-        main(reordered(Array(CommandLine.arguments.dropFirst())))
+        var code = ExitCode.success
+        do {
+            var command = try parseAsRoot(reordered(Array(CommandLine.arguments.dropFirst())))
+            try command.run()
+        } catch {
+            code = exitCode(for: error)
+            let text = fullMessage(for: error)
+            if !text.isEmpty {
+                if code == .success {
+                    do { try Output.line(text) } catch { code = ExitCode(ExitStatus.ioError) }
+                } else {
+                    Output.errorText(text)
+                }
+            }
+        }
+        Foundation.exit(Output.standardErrorFailed ? ExitStatus.ioError : code.rawValue)
     }
 }

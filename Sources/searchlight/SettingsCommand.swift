@@ -27,7 +27,7 @@ struct IndexingSetting: ParsableCommand {
             if let value, let preference = IndexingPreference(rawValue: value) {
                 try index.setPreference(preference, at: global.date)
             }
-            Output.line("indexing \(index.engine.preference.rawValue)")
+            try Output.line("indexing \(index.engine.preference.rawValue)")
         }
     }
 }

@@ -33,8 +33,14 @@ import Testing
     }
 
     @Test func longAndControlHeavyQueries() {
+        // Past the limits a query is refused (callers say why) and costs nothing.
         let long = String(repeating: "brent ", count: 5_000)
-        #expect(Self.index.search(SearchQuery(long, now: referenceNow)).results.map(\.uniqueIdentifier) == ["a/1"])
+        #expect(QueryLimits.problem(with: long) != nil)
+        #expect(Self.index.search(SearchQuery(long, now: referenceNow)).total == 0)
+        let most = String(repeating: "brent ", count: QueryLimits.maximumTerms)
+        #expect(QueryLimits.problem(with: most) == nil)
+        #expect(Self.index.search(SearchQuery(most, now: referenceNow)).results.map(\.uniqueIdentifier) == ["a/1"])
+        #expect(QueryLimits.problem(with: String(repeating: "brent ", count: QueryLimits.maximumTerms + 1)) != nil)
         _ = Self.index.search(SearchQuery(String(repeating: "\u{1B}", count: 10_000), now: referenceNow))
         _ = Self.index.search(SearchQuery(String(repeating: "x", count: 100_000), now: referenceNow))
     }

@@ -116,7 +116,7 @@ let now = Date(timeIntervalSince1970: 1_800_000_000)
         try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))
         let delegate = ListDelegate(items: [sampleItem("a/1", "Lake")])
         let (index, event) = try PersistentIndex.open(path: path, delegate: delegate, now: now)
-        guard case .rebuilt(_, let movedTo) = event else { Issue.record("expected a rebuild, got \(event)"); return }
+        guard case .rebuilt(_, let movedTo, _) = event else { Issue.record("expected a rebuild, got \(event)"); return }
         #expect(movedTo.map { FileManager.default.fileExists(atPath: $0) } == true)
         #expect(index.engine.documentCount == 1)
     }
@@ -135,7 +135,7 @@ let now = Date(timeIntervalSince1970: 1_800_000_000)
         try raw.apply(batch)
         try bumpUserVersion(path, to: IndexStore.formatVersion + 1)
         let (index, event) = try PersistentIndex.open(path: path, delegate: ListDelegate(items: [sampleItem("b/1", "New")]), now: now)
-        guard case .rebuilt(let reason, _) = event else { Issue.record("expected a rebuild, got \(event)"); return }
+        guard case .rebuilt(let reason, _, _) = event else { Issue.record("expected a rebuild, got \(event)"); return }
         #expect(reason.contains("newer"))
         #expect(index.engine.records.keys.sorted() == ["b/1"])
     }

@@ -36,8 +36,13 @@ extension SearchEngine {
     /// Runs a query: AND of its terms, each a whole token or a prefix, with
     /// typos allowed by length; ranked by the rules of SPEC 2.
     public func search(_ query: SearchQuery) -> SearchResponse {
+        // Callers refuse such a query with `QueryLimits.problem`; the engine
+        // answers nothing rather than spend time on one that slips through.
+        guard query.text.utf8.count <= QueryLimits.maximumCharacters * 4, query.text.count <= QueryLimits.maximumCharacters else {
+            return SearchResponse(query: query.text, total: 0, results: [])
+        }
         let terms = Tokenizer.queryTerms(query.text)
-        guard !terms.isEmpty else {
+        guard !terms.isEmpty, terms.count <= QueryLimits.maximumTerms else {
             return SearchResponse(query: query.text, total: 0, results: [])
         }
         let matches = terms.map { termMatches.matches(for: $0, in: trie) }

@@ -243,7 +243,8 @@ struct PlainJSONReader {
             case UInt8(ascii: "r"): scratch.append(0x0D)
             case UInt8(ascii: "t"): scratch.append(0x09)
             case UInt8(ascii: "u"):
-                guard let unit = hex4() else { return nil }
+                // An escaped NUL is left to `Codable`, where the importer refuses it.
+                guard let unit = hex4(), unit != 0 else { return nil }
                 var scalarValue = UInt32(unit)
                 if (0xD800...0xDBFF).contains(unit) {
                     guard end - i >= 2, base[i] == UInt8(ascii: "\\"), base[i + 1] == UInt8(ascii: "u") else { return nil }
@@ -376,7 +377,7 @@ struct PlainJSONReader {
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ` (what the store's encoder writes), years
-    /// 1900–9999, every field in range; anything else is left to `Codable`.
+    /// 0001–9999 (`StoredDate`), every field in range; anything else is left to `Codable`.
     private mutating func date() -> Date? {
         guard end - i >= 22, base[i] == UInt8(ascii: "\""), base[i + 21] == UInt8(ascii: "\"") else { return nil }
         let text = UnsafeBufferPointer(start: base + i + 1, count: 20)
@@ -393,19 +394,11 @@ struct PlainJSONReader {
               text[13] == UInt8(ascii: ":"), text[16] == UInt8(ascii: ":"), text[19] == UInt8(ascii: "Z"),
               let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
               let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-              (1900...9999).contains(year), (1...12).contains(month), hour < 24, minute < 60, second < 60
+              (1...9999).contains(year), (1...12).contains(month), hour < 24, minute < 60, second < 60
         else { return nil }
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        guard (1...monthDays[month - 1]).contains(day) else { return nil }
+        guard (1...StoredDate.daysIn(month: month, year: year)).contains(day) else { return nil }
         i += 22
-        // Days from 1970-01-01 in the proleptic Gregorian calendar (Hinnant's days_from_civil).
-        let y = month <= 2 ? year - 1 : year
-        let era = y / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
+        let days = StoredDate.daysFromCivil(year: year, month: month, day: day)
         return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3_600 + minute * 60 + second))
     }
 }

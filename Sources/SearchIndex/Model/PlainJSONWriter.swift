@@ -1,7 +1,7 @@
 import Foundation
 
 /// Writes an item the way `JSONEncoder` does with `[.sortedKeys,
-/// .withoutEscapingSlashes]` and `.iso8601` dates: no spaces, keys in
+/// .withoutEscapingSlashes]` and `StoredDate`'s dates: no spaces, keys in
 /// byte order, the same string escapes. Answers false for anything whose
 /// spelling it would have to guess (see `SearchableItem.plainJSON`).
 struct PlainJSONWriter {
@@ -16,11 +16,7 @@ struct PlainJSONWriter {
     mutating func write(_ item: SearchableItem) -> Bool {
         let set = item.attributeSet
         guard set.rating == nil, set.extras.isEmpty else { return false }
-        var date: [UInt8]?
-        if let expiration = item.expirationDate {
-            guard let text = Self.iso8601(expiration) else { return false }
-            date = text
-        }
+        let date = item.expirationDate.map(StoredDate.formatBytes)
         bytes.append(contentsOf: #"{"attributeSet":{"#.utf8)
         var first = true
         func key(_ name: StaticString, _ writer: inout PlainJSONWriter) {
@@ -107,41 +103,5 @@ struct PlainJSONWriter {
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
         }
         bytes.append(UInt8(ascii: "\""))
-    }
-
-    /// `YYYY-MM-DDTHH:MM:SSZ` for whole seconds in 1900–9999, else nil.
-    static func iso8601(_ date: Date) -> [UInt8]? {
-        let seconds = date.timeIntervalSince1970
-        guard seconds == seconds.rounded(.down), seconds >= -2_208_988_800, seconds < 253_402_300_800 else { return nil }
-        let total = Int(seconds)
-        let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
-        let secondOfDay = total - days * 86_400
-        // Hinnant's civil_from_days.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        var out: [UInt8] = []
-        out.reserveCapacity(20)
-        func digits(_ value: Int, _ count: Int) {
-            var divisor = 1
-            for _ in 1..<count { divisor *= 10 }
-            var rest = value
-            for _ in 0..<count {
-                out.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-                rest %= divisor
-                divisor /= 10
-            }
-        }
-        digits(year, 4); out.append(UInt8(ascii: "-")); digits(month, 2); out.append(UInt8(ascii: "-")); digits(day, 2)
-        out.append(UInt8(ascii: "T"))
-        digits(secondOfDay / 3_600, 2); out.append(UInt8(ascii: ":")); digits(secondOfDay / 60 % 60, 2)
-        out.append(UInt8(ascii: ":")); digits(secondOfDay % 60, 2); out.append(UInt8(ascii: "Z"))
-        return out
     }
 }

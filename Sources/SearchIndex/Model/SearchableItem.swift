@@ -62,8 +62,9 @@ extension SearchableItem {
         let uniqueIdentifier = try c.decode(String.self, forKey: .uniqueIdentifier)
         let domainIdentifier = try c.decodeIfPresent(String.self, forKey: .domainIdentifier)
         let expirationDate = try c.decodeIfPresent(Date.self, forKey: .expirationDate)
-        let attributeSet = try c.decode(AttributeSet.self, forKey: .attributeSet)
+        // Before the set, so a bad value is named even when the set is missing.
         let visibility = try c.decodeIfPresent(Visibility.self, forKey: .visibility) ?? .private
+        let attributeSet = try c.decode(AttributeSet.self, forKey: .attributeSet)
         self.init(
             uniqueIdentifier: uniqueIdentifier, domainIdentifier: domainIdentifier, attributeSet: attributeSet,
             expiration: expirationDate, visibility: visibility)

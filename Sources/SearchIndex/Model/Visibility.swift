@@ -8,6 +8,14 @@ public enum Visibility: String, Codable, Sendable, Hashable, CaseIterable {
     case `private`
     case restricted
 
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        guard let value = Visibility(rawValue: try container.decode(String.self)) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected public, private or restricted")
+        }
+        self = value
+    }
+
     /// The visibility as a small number, its place in `allCases`: how a
     /// document's flags and a snapshot store it (so the numbers never change).
     var ordinal: UInt8 {

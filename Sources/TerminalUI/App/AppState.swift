@@ -33,6 +33,8 @@ public struct AppState: Sendable {
     public var cursor = 0
     public var response: SearchResponse?
     public var microseconds = 0
+    /// Why the query is not run (too long), shown in the search bar.
+    public var queryError: String?
     public var selection = 0
     /// Selected related item in the detail pane.
     public var detailSelection = 0

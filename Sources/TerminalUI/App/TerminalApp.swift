@@ -153,7 +153,8 @@ public final class TerminalApp {
                 state.dropped = dropped.map { titles[$0] ?? $0 }
             }
         }
-        if state.query.trimmingCharacters(in: .whitespaces).isEmpty {
+        state.queryError = QueryLimits.problem(with: state.query)
+        if state.queryError != nil || state.query.trimmingCharacters(in: .whitespaces).isEmpty {
             state.response = nil
             state.microseconds = 0
         } else {

@@ -57,7 +57,9 @@ public struct ScreenRenderer {
     private func drawSearchBar(_ screen: inout Screen, _ layout: Layout) {
         let prompt = "Search › "
         var right = ""
-        if let response = state.response, !state.query.isEmpty {
+        if let problem = state.queryError {
+            right = "refused: \(problem)"
+        } else if let response = state.response, !state.query.isEmpty {
             right = "\(response.total) result\(response.total == 1 ? "" : "s") · \(state.microseconds) µs"
         }
         let rightWidth = DisplayWidth.of(right)

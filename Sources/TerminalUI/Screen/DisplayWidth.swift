@@ -44,10 +44,46 @@ public enum Terminal {
             case 0x00..<0x20: scalars.append(Unicode.Scalar(0x2400 + scalar.value)!)
             case 0x7F: scalars.append("\u{2421}")
             case 0x80..<0xA0: scalars.append("\u{FFFD}")
-            case 0x202A...0x202E, 0x2066...0x2069: scalars.append("\u{FFFD}")  // bidi overrides
+            case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: scalars.append("\u{FFFD}")  // bidi controls
             default: scalars.append(scalar)
             }
         }
         return Character(String(scalars))
+    }
+
+    /// `text` with every character made `visible`, but for line breaks
+    /// and tabs, which plain output lays out with: what the CLI prints.
+    public static func safe(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsFilter) else { return text }
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            out.append(character == "\n" || character == "\t" ? character : visible(character))
+        }
+        return out
+    }
+
+    /// Whether `scalar` is one that `visible` replaces.
+    public static func needsFilter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00..<0x20, 0x7F..<0xA0, 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: true
+        default: false
+        }
+    }
+
+    /// JSON text with the characters `visible` replaces written as `\\uXXXX`
+    /// escapes: the same values, and none of them raw on a terminal.
+    /// Such characters occur only inside JSON strings, where an escape is valid.
+    public static func escapedJSON(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: { $0.value >= 0x7F && needsFilter($0) }) else { return json }
+        var out = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if scalar.value >= 0x7F, needsFilter(scalar) {
+                out.append(contentsOf: String(format: "\\u%04x", scalar.value).unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
     }
 }
