@@ -41,8 +41,9 @@ import PropertyBased
         do {
             let index = try filledIndex(path)
             try index.store.executeForTesting("UPDATE records SET body = 'not json' WHERE uniqueIdentifier = 'r/5'")
-            removeSnapshot(path)
         }
+        // The closed index saved its engine, from before the damage: gone too.
+        removeSnapshot(path)
         do { _ = try PersistentIndex.open(path: path, delegate: nil) }  // loads from records, saves a snapshot
         let (index, _) = try PersistentIndex.open(path: path, delegate: nil)
         #expect(index.engineOrigin == .snapshot)

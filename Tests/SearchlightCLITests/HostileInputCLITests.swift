@@ -29,7 +29,7 @@ import Testing
             {"uniqueIdentifier":"e/2","expirationDate":"9999-12-31T23:59:59.9Z","attributeSet":{"title":"newest","rating":4.5,"extras":{"k":"v"}}}
             """)
         #expect(try cli.run(["index", "import", edges]).status == 0)
-        try FileManager.default.removeItem(atPath: cli.indexPath + ".snapshot")
+        try? FileManager.default.removeItem(atPath: cli.indexPath + ".snapshot")
         let search = try cli.run(["search", "newest"])
         #expect(search.status == 0)
         #expect(!search.stderr.contains("moved it"), "the store is never moved aside for a record")
@@ -45,7 +45,7 @@ import Testing
         #expect(try cli.run(["index", "reset"]).status == 0)
         try IndexStore(path: cli.indexPath).executeForTesting(
             #"UPDATE records SET body = '{"uniqueIdentifier":"show/6","expirationDate":"zz"}' WHERE uniqueIdentifier = 'show/6'"#)
-        try FileManager.default.removeItem(atPath: cli.indexPath + ".snapshot")
+        try? FileManager.default.removeItem(atPath: cli.indexPath + ".snapshot")
         #expect(try cli.run(["search", "brent"]).status == 0)
         let stats = try cli.run(["index", "stats", "--json"])
         #expect((stats.json?["quarantined"] as? [[String: Any]])?.first?["uniqueIdentifier"] as? String == "show/6")
@@ -157,7 +157,7 @@ import Testing
         }
         let employee = try open("employee/1")
         #expect(employee.status == 0)
-        #expect(employee.stderr.components(separatedBy: "photos.example.com").count == 2, "warned once")
+        #expect(employee.stderr.components(separatedBy: "warning:").count == 2, "warned once: \(employee.stderr)")
         #expect(try open("https://photos.example.com/photos/4").stdout.contains("not handled by Searchlight"))
         #expect(try open("https://sl.example.com/e/3").stdout.contains("route employee/3"))
     }
