@@ -171,6 +171,13 @@ import PropertyBased
         #expect(StoredDate.parse(StoredDate.format(StoredDate.parse(text)!)) == StoredDate.parse(text))
     }
 
+    @Test func everyDateHasASpellingTheStoreReads() {
+        for seconds in [Double.nan, .infinity, -.infinity, -1e300, 1e300, 0.999, -0.5] {
+            let spelled = StoredDate.format(Date(timeIntervalSince1970: seconds))
+            #expect(StoredDate.parse(spelled) != nil, "\(seconds) → \(spelled)")
+        }
+    }
+
     @Test(arguments: ["-0001-01-01T00:00:00Z", "292277026596-12-04T15:30:07Z", "0000-12-31", "10000-01-01",
                       "2026-02-30", "2026-11-22T24:00:00Z", "2026-11-22 10:00", "9999-12-31T23:59:59-01:00", ""])
     func datesOutsideTheStoreAreRefused(text: String) {

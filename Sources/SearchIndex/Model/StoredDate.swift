@@ -68,7 +68,8 @@ public enum StoredDate {
     }
 
     static func formatBytes(_ date: Date) -> [UInt8] {
-        let held = min(max(date, earliest), latest)
+        // NaN compares false both ways: held at the latest, as "never" is.
+        let held = date.timeIntervalSince1970.isNaN ? latest : min(max(date, earliest), latest)
         let total = Int(held.timeIntervalSince1970.rounded(.down))
         let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
         let secondOfDay = total - days * 86_400
