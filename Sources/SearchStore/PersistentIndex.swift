@@ -313,12 +313,12 @@ public final class PersistentIndex {
         var batch = StoreBatch()
         batch.upsertedRecords = items.map { IndexRecord(source: source, item: $0) }
         batch.clientState = clientState
-        defer { release(quarantined: items.map(\.uniqueIdentifier)) }
         guard loadedEngine != nil else {
             // Nothing in memory to keep in step: write the store alone.
             let existing = try store.existingRecordCount(among: items.map(\.uniqueIdentifier))
             batch.log = Self.indexLog(added: items.count - existing, updated: existing, source: source, items: items)
             try commit(nil, batch, at: date)
+            release(quarantined: items.map(\.uniqueIdentifier))
             return
         }
         // Read through the property, not a local copy: the change below must
@@ -326,6 +326,8 @@ public final class PersistentIndex {
         let updated = items.filter { loadedEngine?.records[$0.uniqueIdentifier] != nil }.count
         batch.log = Self.indexLog(added: items.count - updated, updated: updated, source: source, items: items)
         try commit(batch, at: date) { $0.index(items, source: source) }
+        // Only once written: a failed write leaves the quarantined rows as they were.
+        release(quarantined: items.map(\.uniqueIdentifier))
     }
 
     private static func indexLog(added: Int, updated: Int, source: Source, items: [SearchableItem]) -> [(kind: String, detail: String)] {
