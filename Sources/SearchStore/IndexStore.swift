@@ -155,8 +155,6 @@ public final class IndexStore: Sendable {
         try guarded {
             try queue.read { db in
                 var state = StoredState()
-                let decoder = JSONDecoder()
-                decoder.dateDecodingStrategy = StoredDate.decodingStrategy
                 // In storage order, sorted here: read through the identifier's
                 // index, each row was a page read at random (a million records
                 // took 7 s, three times a plain scan). Decoded a chunk at a
@@ -166,30 +164,13 @@ public final class IndexStore: Sendable {
                 // start after an import peaked at 1 GB.
                 var rows: [StoredRow] = []
                 var records: [IndexRecord] = []
-                var chunk: [StoredRow] = []
-                chunk.reserveCapacity(Self.decodeChunk)
-                let cursor = try Row.fetchCursor(db, sql: "SELECT uniqueIdentifier, source, body FROM records")
-                while let row = try cursor.next() {
-                    chunk.append(StoredRow(identifier: row[0], source: Source(rawValue: row[1]) ?? .item, body: row[2]))
-                    if chunk.count == Self.decodeChunk {
-                        Self.decode(&chunk, into: &records, keeping: &rows, quarantining: &state.quarantined)
-                    }
-                }
-                Self.decode(&chunk, into: &records, keeping: &rows, quarantining: &state.quarantined)
+                try Self.readRecords(db, into: &records, rows: &rows, quarantining: &state.quarantined)
                 Self.arrange(&records, in: StoredRow.order(of: rows))
                 state.records = consume records
                 // A million rows are freed on another thread (a copy captured
                 // there left the last release, and the freeing, to this one).
                 releaseInBackground(consume rows)
-                for row in try Row.fetchAll(db, sql: "SELECT identifier, body FROM activities ORDER BY identifier") {
-                    let body: String = row["body"]
-                    do {
-                        state.activities.append(try decoder.decode(UserActivity.self, from: Data(body.utf8)))
-                    } catch {
-                        state.quarantined.append(QuarantinedRecord(
-                            uniqueIdentifier: row["identifier"], problem: Self.describe(error), isActivity: true))
-                    }
-                }
+                state.activities = try Self.readActivities(db, quarantining: &state.quarantined)
                 for row in try Row.fetchAll(db, sql: "SELECT uniqueIdentifier, at FROM engagements ORDER BY id") {
                     state.engagements[row["uniqueIdentifier"], default: []].append(Date(timeIntervalSince1970: row["at"]))
                 }
@@ -207,23 +188,52 @@ public final class IndexStore: Sendable {
     /// Records decoded between two releases of their bodies (`load`).
     static let decodeChunk = 65_536
 
-    /// Decodes `chunk` onto `records`, keeps its rows without their
-    /// bodies in `rows` (to order them by), sets aside what cannot be
-    /// read in `quarantined`, and empties it.
-    static func decode(
-        _ chunk: inout [StoredRow], into records: inout [IndexRecord], keeping rows: inout [StoredRow],
+    /// Reads every stored record a chunk at a time: the readable ones onto
+    /// `records` with their rows, bodies let go, in `rows` (to order them
+    /// by), unless `keeping` is false; the rest into `quarantined`.
+    static func readRecords(
+        _ db: Database, into records: inout [IndexRecord], rows: inout [StoredRow], keeping: Bool = true,
         quarantining quarantined: inout [QuarantinedRecord]
-    ) {
-        for (row, decoded) in zip(chunk, decodeRecords(chunk)) {
-            switch decoded {
-            case .success(let record):
-                records.append(record)
-                rows.append(row.withoutBody)
-            case .failure(let problem):
-                quarantined.append(QuarantinedRecord(uniqueIdentifier: row.identifier, problem: problem.message))
+    ) throws {
+        var chunk: [StoredRow] = []
+        chunk.reserveCapacity(decodeChunk)
+        func decodeChunkRead() throws {
+            for (row, decoded) in zip(chunk, try decodeRecords(chunk)) {
+                switch decoded {
+                case .success(let record) where keeping:
+                    records.append(record)
+                    rows.append(row.withoutBody)
+                case .success:
+                    break
+                case .failure(let problem):
+                    quarantined.append(QuarantinedRecord(uniqueIdentifier: row.identifier, problem: problem.message))
+                }
+            }
+            chunk.removeAll(keepingCapacity: true)
+        }
+        let cursor = try Row.fetchCursor(db, sql: "SELECT uniqueIdentifier, source, body FROM records")
+        while let row = try cursor.next() {
+            chunk.append(StoredRow(identifier: row[0], source: Source(rawValue: row[1]) ?? .item, body: row[2]))
+            if chunk.count == decodeChunk { try decodeChunkRead() }
+        }
+        try decodeChunkRead()
+    }
+
+    /// Every stored activity that can be read, in identifier order; the
+    /// rest go to `quarantined`.
+    static func readActivities(_ db: Database, quarantining quarantined: inout [QuarantinedRecord]) throws -> [UserActivity] {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = StoredDate.decodingStrategy
+        var activities: [UserActivity] = []
+        for row in try Row.fetchAll(db, sql: "SELECT identifier, body FROM activities ORDER BY identifier") {
+            let body: String = row["body"]
+            do {
+                activities.append(try decoder.decode(UserActivity.self, from: Data(body.utf8)))
+            } catch {
+                quarantined.append(QuarantinedRecord(uniqueIdentifier: row["identifier"], problem: describe(error), isActivity: true))
             }
         }
-        chunk.removeAll(keepingCapacity: true)
+        return activities
     }
 
     /// Puts `records[order[k]]` at `k` for every `k`, by swaps along the
@@ -290,9 +300,8 @@ public final class IndexStore: Sendable {
     /// Decodes stored records on every core (JSON decoding is most of the
     /// time a store takes to read); a record that cannot be read is a
     /// failure of its own, never the whole load's.
-    static func decodeRecords(_ rows: [StoredRow]) -> [Result<IndexRecord, UnreadableRecord>] {
-        // The transform never throws: each row's failure is kept in its result.
-        (try? ParallelWork.map(rows[...], minimum: 4_096) {
+    static func decodeRecords(_ rows: [StoredRow]) throws -> [Result<IndexRecord, UnreadableRecord>] {
+        try ParallelWork.map(rows[...], minimum: 4_096) {
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = StoredDate.decodingStrategy
             var domains = StringInterner()
@@ -310,7 +319,7 @@ public final class IndexStore: Sendable {
                     return .failure(UnreadableRecord(message: Self.describe(error)))
                 }
             }
-        }) ?? []
+        }
     }
 
     /// One line for a decoding failure: the field and what was wrong.
@@ -430,32 +439,15 @@ public final class IndexStore: Sendable {
     /// building an engine (for `index stats` and `index lint` when the
     /// engine came from a snapshot).
     public func unreadableRecords() throws -> [QuarantinedRecord] {
-        var found: [QuarantinedRecord] = []
         try guarded {
             try queue.read { db in
-                let cursor = try Row.fetchCursor(db, sql: "SELECT uniqueIdentifier, source, body FROM records")
-                var chunk: [StoredRow] = []
-                var ignored: [IndexRecord] = [], rows: [StoredRow] = []
-                while let row = try cursor.next() {
-                    chunk.append(StoredRow(identifier: row[0], source: Source(rawValue: row[1]) ?? .item, body: row[2]))
-                    if chunk.count == Self.decodeChunk {
-                        Self.decode(&chunk, into: &ignored, keeping: &rows, quarantining: &found)
-                        ignored.removeAll(keepingCapacity: true)
-                        rows.removeAll(keepingCapacity: true)
-                    }
-                }
-                Self.decode(&chunk, into: &ignored, keeping: &rows, quarantining: &found)
-                let decoder = JSONDecoder()
-                decoder.dateDecodingStrategy = StoredDate.decodingStrategy
-                for row in try Row.fetchAll(db, sql: "SELECT identifier, body FROM activities ORDER BY identifier") {
-                    let body: String = row["body"]
-                    if let error = Result(catching: { try decoder.decode(UserActivity.self, from: Data(body.utf8)) }).failure {
-                        found.append(QuarantinedRecord(uniqueIdentifier: row["identifier"], problem: Self.describe(error), isActivity: true))
-                    }
-                }
+                var found: [QuarantinedRecord] = []
+                var records: [IndexRecord] = [], rows: [StoredRow] = []
+                try Self.readRecords(db, into: &records, rows: &rows, keeping: false, quarantining: &found)
+                _ = try Self.readActivities(db, quarantining: &found)
+                return found
             }
         }
-        return found
     }
 
     /// How many records and activities are stored, whether readable or not.
@@ -575,14 +567,6 @@ public final class IndexStore: Sendable {
         return [path, path + "-wal"].reduce(0) { total, file in
             total + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0)
         }
-    }
-}
-
-extension Result {
-    /// The error of a failed result, nil for a success.
-    var failure: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
     }
 }
 

@@ -379,10 +379,6 @@ public final class PersistentIndex {
     ) throws -> [String] {
         var next = engine
         let removed = body(&next) + alsoStored
-        defer {
-            release(quarantined: removed)
-            if !domains.isEmpty { knownQuarantine = nil }
-        }
         var batch = StoreBatch()
         batch.deletedDomains = domains
         batch.deletedRecordIDs = removed.filter { engine.records[$0] != nil } + alsoStored
@@ -390,6 +386,9 @@ public final class PersistentIndex {
         batch.deletedEngagementIDs = engine.engagements.keys.filter { next.engagements[$0] == nil }.sorted()
         if !removed.isEmpty { batch.log.append(("deleted", "\(removed.count) item\(removed.count == 1 ? "" : "s")\(Self.sample(removed))")) }
         try commit(next, batch, at: date)
+        // Only once written: a failed write leaves the quarantined rows as they were.
+        release(quarantined: removed)
+        if !domains.isEmpty { knownQuarantine = nil }
         return removed
     }
 
@@ -410,14 +409,13 @@ public final class PersistentIndex {
         batch.deleteEverything = true
         batch.upsertedRecords = items.map { IndexRecord(source: .item, item: $0) }
         batch.log.append(("reset", "\(items.count) items from \(reason)"))
-        defer { knownQuarantine = [] }
-        guard loadedEngine != nil else {
-            try commit(nil, batch, at: date)
-            return
+        var next: SearchEngine?
+        if loadedEngine != nil {
+            next = SearchEngine(preference: preference)
+            next?.index(items)
         }
-        var next = SearchEngine(preference: preference)
-        next.index(items)
         try commit(next, batch, at: date)
+        knownQuarantine = []
     }
 
     /// Records a view of `activity` and, if eligible, makes it searchable.

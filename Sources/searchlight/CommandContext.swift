@@ -137,8 +137,9 @@ enum Output {
         try write(Terminal.escapedJSON(String(decoding: data, as: UTF8.self)) + "\n", to: STDOUT_FILENO, stream: "standard output")
     }
 
-    /// Text safe to print: control characters shown as visible placeholders.
-    static func safe(_ text: String) -> String { Terminal.safe(text) }
+    /// A field of data safe to print inside a line: control characters,
+    /// line breaks included, shown as visible placeholders.
+    static func safe(_ text: String) -> String { Terminal.visibleText(text) }
 
     private static func write(_ text: String, to descriptor: Int32, stream: String) throws {
         var bytes = Array(text.utf8)

@@ -128,7 +128,7 @@ struct OpenCommand: ParsableCommand {
                 return
             }
             try Output.line("route \(Output.safe(route.description)) (via \(Output.safe(resolution.detail)))")
-            try Output.line("\(Output.safe(opened.title))  [\(opened.contentType)]  \(opened.sources.map(\.rawValue).joined(separator: "+"))")
+            try Output.line("\(Output.safe(opened.title))  [\(Output.safe(opened.contentType))]  \(opened.sources.map(\.rawValue).joined(separator: "+"))")
             if let description = opened.attributes.contentDescription { try Output.line(Output.safe(description)) }
             try Output.line("views \(opened.explanation.views)")
         }

@@ -49,7 +49,7 @@ struct SearchCommand: ParsableCommand {
             }
             for (rank, result) in response.results.enumerated() {
                 let sources = result.sources.map(\.rawValue).joined(separator: "+")
-                try Output.line("\(rank + 1). \(Output.safe(result.title))  [\(result.contentType)]  \(Output.safe(result.uniqueIdentifier))  (\(sources))")
+                try Output.line("\(rank + 1). \(Output.safe(result.title))  [\(Output.safe(result.contentType))]  \(Output.safe(result.uniqueIdentifier))  (\(sources))")
                 if explain {
                     for line in result.explanation.lines { try Output.line("     " + Output.safe(line)) }
                 }

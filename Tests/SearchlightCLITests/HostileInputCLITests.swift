@@ -72,6 +72,11 @@ import Testing
         #expect(json.stdout.contains(#"\u001b]52"#) && json.stdout.contains(#"\u202e"#))
         let result = (json.json?["results"] as? [[String: Any]])?.first
         #expect(result?["contentType"] as? String == Self.osc52, "JSON escapes keep the value")
+        // A line break inside a field never starts a line of its own.
+        let spoof = try cli.write("spoof.jsonl", #"{"uniqueIdentifier":"x/9","attributeSet":{"title":"yak\n2. Spoofed result"}}"#)
+        #expect(try cli.run(["index", "import", spoof]).status == 0)
+        let lines = try cli.run(["search", "yak"]).stdout.split(separator: "\n")
+        #expect(lines.count == 2 && lines[0].contains("yak␊2. Spoofed result"), "\(lines)")
     }
 
     @Test func errorMessagesNeverEchoRawInput() throws {

@@ -35,24 +35,33 @@ public enum DisplayWidth {
 
 /// What may reach the terminal.
 public enum Terminal {
-    /// A character safe to draw: control characters (C0, DEL, C1) from data
-    /// become visible placeholders (`␛`, `␡`, `�`) and never reach the terminal.
+    /// A character safe to draw: control characters (C0, DEL, C1) and bidi
+    /// controls from data become visible placeholders (`␛`, `␡`, `�`) and
+    /// never reach the terminal.
     public static func visible(_ character: Character) -> Character {
+        guard character.unicodeScalars.contains(where: needsFilter) else { return character }
         var scalars = String.UnicodeScalarView()
         for scalar in character.unicodeScalars {
             switch scalar.value {
             case 0x00..<0x20: scalars.append(Unicode.Scalar(0x2400 + scalar.value)!)
             case 0x7F: scalars.append("\u{2421}")
-            case 0x80..<0xA0: scalars.append("\u{FFFD}")
-            case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: scalars.append("\u{FFFD}")  // bidi controls
+            case _ where needsFilter(scalar): scalars.append("\u{FFFD}")
             default: scalars.append(scalar)
             }
         }
         return Character(String(scalars))
     }
 
+    /// A field of data as one run of visible characters, line breaks
+    /// included, so no value can begin a line of its own in plain output.
+    public static func visibleText(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsFilter) else { return text }
+        return String(text.map(visible))
+    }
+
     /// `text` with every character made `visible`, but for line breaks
-    /// and tabs, which plain output lays out with: what the CLI prints.
+    /// and tabs, which plain output lays out with: the last filter of
+    /// every line the CLI prints (fields go through `visibleText` first).
     public static func safe(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsFilter) else { return text }
         var out = ""
@@ -63,7 +72,8 @@ public enum Terminal {
         return out
     }
 
-    /// Whether `scalar` is one that `visible` replaces.
+    /// Whether `scalar` is one that `visible` replaces: C0, DEL, C1, and the
+    /// bidi controls that reorder what follows them.
     public static func needsFilter(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00..<0x20, 0x7F..<0xA0, 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: true
