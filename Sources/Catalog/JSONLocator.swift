@@ -92,7 +92,10 @@ struct JSONLocator {
                 if bytes[i] == UInt8(ascii: "}") { i += 1; return }
                 if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
                 guard bytes[i] == UInt8(ascii: "\"") else { return }
+                let (keyStart, keyLine) = (i, line)
                 let key = string()
+                // A key is a string too (an `extras` name): sought like a value.
+                check(from: keyStart, path: path + [key], line: keyLine)
                 skipSpace()
                 guard i < bytes.endIndex, bytes[i] == UInt8(ascii: ":") else { return }
                 i += 1

@@ -191,6 +191,7 @@ import Testing
             (#"{"uniqueIdentifier":"v/1","visibility":"secret"}"#, ":1: visibility: expected public, private or restricted"),
             (#"{"uniqueIdentifier":"v/1","attributeSet":{"title":"x","rating":1e999}}"#, ":1: attributeSet.rating: number out of range"),
             (#"{"uniqueIdentifier":"v/1","attributeSet":{"title":"x\u0000y"}}"#, ":1: attributeSet.title: NUL character in a string"),
+            (#"{"uniqueIdentifier":"v/1","attributeSet":{"title":"x","extras":{"k\u0000":"v"}}}"#, ":1: attributeSet.extras.k"),
         ]
         for (i, (line, expected)) in cases.enumerated() {
             let run = try cli.run(["index", "import", try cli.write("case\(i).jsonl", line)])
