@@ -98,6 +98,14 @@ public final class IndexStore: Sendable {
         migrator.registerMigration("journal") { db in
             try db.execute(sql: Self.journalTable)
         }
+        // What each write changed, for processes that follow the store
+        // (`IndexStore+Changes.swift`), and who wrote each logged operation.
+        migrator.registerMigration("changes") { db in
+            try db.execute(sql: Self.changeTables)
+            if try !db.columns(in: "operations").contains(where: { $0.name == "writer" }) {
+                try db.execute(sql: "ALTER TABLE operations ADD COLUMN writer TEXT")
+            }
+        }
         return migrator
     }
 
@@ -116,7 +124,7 @@ public final class IndexStore: Sendable {
             id INTEGER PRIMARY KEY, uniqueIdentifier TEXT NOT NULL, at REAL NOT NULL);
         CREATE INDEX IF NOT EXISTS engagements_item ON engagements(uniqueIdentifier);
         CREATE TABLE IF NOT EXISTS operations(
-            id INTEGER PRIMARY KEY, at REAL NOT NULL, kind TEXT NOT NULL, detail TEXT NOT NULL);
+            id INTEGER PRIMARY KEY, at REAL NOT NULL, kind TEXT NOT NULL, detail TEXT NOT NULL, writer TEXT);
 
         """
 
@@ -130,10 +138,10 @@ public final class IndexStore: Sendable {
         let present = try queue.read { db in
             Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
         }
-        let expected: Set<String> = ["meta", "records", "activities", "engagements", "operations", "journal"]
+        let expected: Set<String> = ["meta", "records", "activities", "engagements", "operations", "journal", "generations", "changes"]
         guard !expected.isSubset(of: present) else { return }
         try queue.write { db in
-            try db.execute(sql: tables + journalTable)
+            try db.execute(sql: tables + journalTable + ";" + changeTables)
             // A new generation: no snapshot of the damaged state is taken for this one.
             try db.execute(sql: """
                 INSERT INTO meta(key, value) VALUES ('generation', lower(hex(randomblob(16))))
@@ -144,7 +152,7 @@ public final class IndexStore: Sendable {
 
     private func label() -> String { path ?? ":memory:" }
 
-    private func guarded<T>(_ body: () throws -> T) throws -> T {
+    func guarded<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as DatabaseError {
             throw Self.translate(error, path: label())
         }
@@ -152,37 +160,33 @@ public final class IndexStore: Sendable {
 
     /// Reads everything back.
     public func load() throws -> StoredState {
-        try guarded {
-            try queue.read { db in
-                var state = StoredState()
-                // In storage order, sorted here: read through the identifier's
-                // index, each row was a page read at random (a million records
-                // took 7 s, three times a plain scan). Decoded a chunk at a
-                // time as read, each chunk's bodies let go once decoded: all
-                // read first, a million bodies (480 MB at the benchmark's
-                // million items) lay beside their decoded items, and a first
-                // start after an import peaked at 1 GB.
-                var rows: [StoredRow] = []
-                var records: [IndexRecord] = []
-                try Self.readRecords(db, into: &records, rows: &rows, quarantining: &state.quarantined)
-                Self.arrange(&records, in: StoredRow.order(of: rows))
-                state.records = consume records
-                // A million rows are freed on another thread (a copy captured
-                // there left the last release, and the freeing, to this one).
-                releaseInBackground(consume rows)
-                state.activities = try Self.readActivities(db, quarantining: &state.quarantined)
-                for row in try Row.fetchAll(db, sql: "SELECT uniqueIdentifier, at FROM engagements ORDER BY id") {
-                    state.engagements[row["uniqueIdentifier"], default: []].append(Date(timeIntervalSince1970: row["at"]))
-                }
-                let meta = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT key, value FROM meta").map {
-                    (row: Row) -> (String, String) in (row["key"], row["value"])
-                })
-                state.preference = meta["indexingPreference"].flatMap(IndexingPreference.init(rawValue:)) ?? .viewedRecords
-                state.clientState = meta["lastClientState"]
-                state.generation = meta["generation"]
-                return state
-            }
+        try guarded { try queue.read { db in try Self.load(db) } }
+    }
+
+    /// Reads everything back within `db`'s transaction.
+    static func load(_ db: Database) throws -> StoredState {
+        var state = StoredState()
+        // Read in storage order and sorted here (through the identifier's
+        // index every row is a random page read), and decoded a chunk at a
+        // time so that no chunk's JSON bodies outlive its decoding.
+        var rows: [StoredRow] = []
+        var records: [IndexRecord] = []
+        try Self.readRecords(db, into: &records, rows: &rows, quarantining: &state.quarantined)
+        Self.arrange(&records, in: StoredRow.order(of: rows))
+        state.records = consume records
+        // Freed on another thread: the rows are many small allocations.
+        releaseInBackground(consume rows)
+        state.activities = try Self.readActivities(db, quarantining: &state.quarantined)
+        for row in try Row.fetchAll(db, sql: "SELECT uniqueIdentifier, at FROM engagements ORDER BY id") {
+            state.engagements[row["uniqueIdentifier"], default: []].append(Date(timeIntervalSince1970: row["at"]))
         }
+        let meta = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT key, value FROM meta").map {
+            (row: Row) -> (String, String) in (row["key"], row["value"])
+        })
+        state.preference = meta["indexingPreference"].flatMap(IndexingPreference.init(rawValue:)) ?? .viewedRecords
+        state.clientState = meta["lastClientState"]
+        state.generation = meta["generation"]
+        return state
     }
 
     /// Records decoded between two releases of their bodies (`load`).
@@ -383,15 +387,15 @@ public final class IndexStore: Sendable {
 
     /// The preference and client state, without reading any record.
     public func meta() throws -> (preference: IndexingPreference, clientState: String?) {
-        try guarded {
-            try queue.read { db in
-                let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM meta")
-                var values: [String: String] = [:]
-                for row in rows { values[row["key"]] = row["value"] }
-                return (values["indexingPreference"].flatMap(IndexingPreference.init(rawValue:)) ?? .viewedRecords,
-                        values["lastClientState"])
-            }
-        }
+        try guarded { try queue.read { db in try Self.meta(in: db) } }
+    }
+
+    static func meta(in db: Database) throws -> (preference: IndexingPreference, clientState: String?) {
+        let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM meta")
+        var values: [String: String] = [:]
+        for row in rows { values[row["key"]] = row["value"] }
+        return (values["indexingPreference"].flatMap(IndexingPreference.init(rawValue:)) ?? .viewedRecords,
+                values["lastClientState"])
     }
 
     /// The store's current generation: it changes with every write.
@@ -399,7 +403,7 @@ public final class IndexStore: Sendable {
         try guarded { try queue.read { db in try Self.generation(in: db) } }
     }
 
-    private static func generation(in db: Database) throws -> String? {
+    static func generation(in db: Database) throws -> String? {
         try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'generation'")
     }
 
@@ -423,16 +427,20 @@ public final class IndexStore: Sendable {
 
     /// How many of `identifiers` are stored already.
     public func existingRecordCount(among identifiers: [String]) throws -> Int {
-        try guarded {
-            try queue.read { db in
-                // One statement for the whole batch: the identifiers go in as a
-                // JSON array and SQLite joins them against the primary key.
-                let list = String(decoding: try JSONEncoder().encode(identifiers), as: UTF8.self)
-                return try Int.fetchOne(db, sql: """
-                    SELECT COUNT(*) FROM json_each(?) AS asked JOIN records ON records.uniqueIdentifier = asked.value
-                    """, arguments: [list]) ?? 0
-            }
-        }
+        try guarded { try queue.read { db in try Self.existingRecordCount(among: identifiers, in: db) } }
+    }
+
+    static func existingRecordCount(among identifiers: [String], in db: Database) throws -> Int {
+        // One statement for the whole batch: the identifiers go in as a
+        // JSON array and SQLite joins them against the primary key.
+        try Int.fetchOne(db, sql: """
+            SELECT COUNT(*) FROM json_each(?) AS asked JOIN records ON records.uniqueIdentifier = asked.value
+            """, arguments: [jsonList(identifiers)]) ?? 0
+    }
+
+    /// `values` as a JSON array, for `json_each(?)`.
+    static func jsonList(_ values: some Collection<String>) -> String {
+        String(decoding: (try? JSONEncoder().encode(Array(values))) ?? Data("[]".utf8), as: UTF8.self)
     }
 
     /// Rows of the store that a load would leave out, found without
@@ -469,80 +477,82 @@ public final class IndexStore: Sendable {
     /// Returns the generation the store had before and the one it has now.
     @discardableResult
     public func apply(_ batch: StoreBatch, at date: Date = Date()) throws -> (previous: String?, current: String) {
+        try writing { transaction in try transaction.apply(batch, at: date) }
+    }
+
+    /// Writes `batch` within `db`'s transaction.
+    static func apply(_ batch: StoreBatch, at date: Date, in db: Database) throws -> (previous: String?, current: String) {
         let encoder = Self.recordEncoder()
-        return try guarded {
-            try queue.write { db in
-                let previous = try Self.generation(in: db)
-                let current = UUID().uuidString.lowercased()
-                try Self.setMeta(db, "generation", current)
-                if batch.deleteEverything {
-                    try db.execute(sql: "DELETE FROM records; DELETE FROM activities; DELETE FROM engagements;")
-                }
-                for id in batch.deletedRecordIDs {
-                    try db.execute(sql: "DELETE FROM records WHERE uniqueIdentifier = ?", arguments: [id])
-                }
-                for domain in batch.deletedDomains {
-                    try db.execute(sql: """
-                        DELETE FROM records WHERE domainIdentifier = ?1
-                            OR substr(domainIdentifier, 1, length(?1) + 1) = ?1 || '.'
-                        """, arguments: [domain])
-                }
-                for id in batch.deletedActivityIDs {
-                    try db.execute(sql: "DELETE FROM activities WHERE identifier = ?", arguments: [id])
-                }
-                for id in batch.deletedEngagementIDs {
-                    try db.execute(sql: "DELETE FROM engagements WHERE uniqueIdentifier = ?", arguments: [id])
-                }
-                let upsert = try db.makeStatement(sql: """
-                    INSERT INTO records(uniqueIdentifier, source, domainIdentifier, body) VALUES (?, ?, ?, ?)
-                    ON CONFLICT(uniqueIdentifier) DO UPDATE SET
-                        source = excluded.source, domainIdentifier = excluded.domainIdentifier, body = excluded.body
-                    """)
-                // A chunk's bodies at a time: all of a large import's at once
-                // would hold its whole JSON in memory (half a gigabyte at 1M).
-                for start in stride(from: 0, to: batch.upsertedRecords.count, by: 16_384) {
-                    let chunk = batch.upsertedRecords[start..<min(start + 16_384, batch.upsertedRecords.count)]
-                    for (record, body) in zip(chunk, try Self.encodeRecords(chunk)) {
-                        try upsert.execute(arguments: [record.item.uniqueIdentifier, record.source.rawValue,
-                                                       record.item.domainIdentifier, body])
-                    }
-                }
-                for activity in batch.upsertedActivities {
-                    let body = String(decoding: try encoder.encode(activity), as: UTF8.self)
-                    try db.execute(sql: """
-                        INSERT INTO activities(identifier, relatedUniqueIdentifier, body) VALUES (?, ?, ?)
-                        ON CONFLICT(identifier) DO UPDATE SET
-                            relatedUniqueIdentifier = excluded.relatedUniqueIdentifier, body = excluded.body
-                        """, arguments: [activity.identifier, activity.relatedUniqueIdentifier, body])
-                }
-                for (id, at) in batch.engagements {
-                    try db.execute(sql: "INSERT INTO engagements(uniqueIdentifier, at) VALUES (?, ?)",
-                                   arguments: [id, at.timeIntervalSince1970])
-                }
-                if let view = batch.replayableView, let previous, view.basedOn == previous {
-                    let body = String(decoding: try encoder.encode(view.activity), as: UTF8.self)
-                    try db.execute(sql: "INSERT INTO journal(generation, previous, activity, at) VALUES (?, ?, ?, ?)",
-                                   arguments: [current, previous, body, date.timeIntervalSince1970])
-                    // Kept bounded: a load replays fewer than this many views.
-                    try db.execute(sql: "DELETE FROM journal WHERE rowid <= (SELECT MAX(rowid) FROM journal) - 1024")
-                } else {
-                    try db.execute(sql: "DELETE FROM journal")
-                }
-                if let preference = batch.preference {
-                    try Self.setMeta(db, "indexingPreference", preference.rawValue)
-                }
-                if let clientState = batch.clientState {
-                    try Self.setMeta(db, "lastClientState", clientState)
-                }
-                for (kind, detail) in batch.log {
-                    try db.execute(sql: "INSERT INTO operations(at, kind, detail) VALUES (?, ?, ?)",
-                                   arguments: [date.timeIntervalSince1970, kind, detail])
-                }
-                // Keep the log bounded.
-                try db.execute(sql: "DELETE FROM operations WHERE id <= (SELECT MAX(id) FROM operations) - 5000")
-                return (previous, current)
+        let previous = try Self.generation(in: db)
+        let current = UUID().uuidString.lowercased()
+        try Self.setMeta(db, "generation", current)
+        if batch.deleteEverything {
+            try db.execute(sql: "DELETE FROM records; DELETE FROM activities; DELETE FROM engagements;")
+        }
+        for id in batch.deletedRecordIDs {
+            try db.execute(sql: "DELETE FROM records WHERE uniqueIdentifier = ?", arguments: [id])
+        }
+        for domain in batch.deletedDomains {
+            try db.execute(sql: """
+                DELETE FROM records WHERE domainIdentifier = ?1
+                    OR substr(domainIdentifier, 1, length(?1) + 1) = ?1 || '.'
+                """, arguments: [domain])
+        }
+        for id in batch.deletedActivityIDs {
+            try db.execute(sql: "DELETE FROM activities WHERE identifier = ?", arguments: [id])
+        }
+        for id in batch.deletedEngagementIDs {
+            try db.execute(sql: "DELETE FROM engagements WHERE uniqueIdentifier = ?", arguments: [id])
+        }
+        let upsert = try db.makeStatement(sql: """
+            INSERT INTO records(uniqueIdentifier, source, domainIdentifier, body) VALUES (?, ?, ?, ?)
+            ON CONFLICT(uniqueIdentifier) DO UPDATE SET
+                source = excluded.source, domainIdentifier = excluded.domainIdentifier, body = excluded.body
+            """)
+        // A chunk's bodies at a time: all of a large import's at once
+        // would hold its whole JSON in memory (half a gigabyte at 1M).
+        for start in stride(from: 0, to: batch.upsertedRecords.count, by: 16_384) {
+            let chunk = batch.upsertedRecords[start..<min(start + 16_384, batch.upsertedRecords.count)]
+            for (record, body) in zip(chunk, try Self.encodeRecords(chunk)) {
+                try upsert.execute(arguments: [record.item.uniqueIdentifier, record.source.rawValue,
+                                               record.item.domainIdentifier, body])
             }
         }
+        for activity in batch.upsertedActivities {
+            let body = String(decoding: try encoder.encode(activity), as: UTF8.self)
+            try db.execute(sql: """
+                INSERT INTO activities(identifier, relatedUniqueIdentifier, body) VALUES (?, ?, ?)
+                ON CONFLICT(identifier) DO UPDATE SET
+                    relatedUniqueIdentifier = excluded.relatedUniqueIdentifier, body = excluded.body
+                """, arguments: [activity.identifier, activity.relatedUniqueIdentifier, body])
+        }
+        for (id, at) in batch.engagements {
+            try db.execute(sql: "INSERT INTO engagements(uniqueIdentifier, at) VALUES (?, ?)",
+                           arguments: [id, at.timeIntervalSince1970])
+        }
+        if let view = batch.replayableView, let previous, view.basedOn == previous {
+            let body = String(decoding: try encoder.encode(view.activity), as: UTF8.self)
+            try db.execute(sql: "INSERT INTO journal(generation, previous, activity, at) VALUES (?, ?, ?, ?)",
+                           arguments: [current, previous, body, date.timeIntervalSince1970])
+            // Kept bounded: a load replays fewer than this many views.
+            try db.execute(sql: "DELETE FROM journal WHERE rowid <= (SELECT MAX(rowid) FROM journal) - 1024")
+        } else {
+            try db.execute(sql: "DELETE FROM journal")
+        }
+        if let preference = batch.preference {
+            try Self.setMeta(db, "indexingPreference", preference.rawValue)
+        }
+        if let clientState = batch.clientState {
+            try Self.setMeta(db, "lastClientState", clientState)
+        }
+        for (kind, detail) in batch.log {
+            try db.execute(sql: "INSERT INTO operations(at, kind, detail, writer) VALUES (?, ?, ?, ?)",
+                           arguments: [date.timeIntervalSince1970, kind, detail, Self.writerName])
+        }
+        // Keep the log bounded.
+        try db.execute(sql: "DELETE FROM operations WHERE id <= (SELECT MAX(id) FROM operations) - 5000")
+        try recordChanges(of: batch, from: previous, to: current, at: date, in: db)
+        return (previous, current)
     }
 
     private static func setMeta(_ db: Database, _ key: String, _ value: String) throws {
@@ -554,8 +564,8 @@ public final class IndexStore: Sendable {
     public func operationLog(limit: Int = 200) throws -> [OperationLogEntry] {
         try guarded {
             try queue.read { db in
-                try Row.fetchAll(db, sql: "SELECT at, kind, detail FROM operations ORDER BY id DESC LIMIT ?", arguments: [limit])
-                    .map { OperationLogEntry(date: Date(timeIntervalSince1970: $0["at"]), kind: $0["kind"], detail: $0["detail"]) }
+                try Row.fetchAll(db, sql: "SELECT at, kind, detail, writer FROM operations ORDER BY id DESC LIMIT ?", arguments: [limit])
+                    .map { OperationLogEntry(date: Date(timeIntervalSince1970: $0["at"]), kind: $0["kind"], detail: $0["detail"], writer: $0["writer"]) }
                     .reversed()
             }
         }

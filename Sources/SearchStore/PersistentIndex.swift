@@ -31,7 +31,7 @@ public final class PersistentIndex {
         loadedEngine = loaded
         return loaded
     }
-    private var loadedEngine: SearchEngine?
+    var loadedEngine: SearchEngine?
     /// Whether the engine has been loaded (reading `engine` would load it).
     public var isEngineLoaded: Bool { loadedEngine != nil }
     /// Takes a loaded engine's background work into it once it is done
@@ -41,9 +41,9 @@ public final class PersistentIndex {
         loadedEngine?.settleLoadIfReady() ?? false
     }
     public let store: IndexStore
-    public private(set) var lastClientState: String?
+    public internal(set) var lastClientState: String?
     /// The indexing preference, known without loading the engine.
-    public private(set) var preference: IndexingPreference
+    public internal(set) var preference: IndexingPreference
 
     /// Opens a store; its records are read when the engine is first needed.
     public init(store: IndexStore) throws {
@@ -62,10 +62,10 @@ public final class PersistentIndex {
     }
 
     /// Where the loaded engine came from; nil until it is loaded.
-    public private(set) var engineOrigin: EngineOrigin?
-    /// The store generation the engine in memory reflects; nil when a write
-    /// by another process came between (then no snapshot is saved from it).
-    private var engineGeneration: String?
+    public internal(set) var engineOrigin: EngineOrigin?
+    /// The store generation the engine in memory reflects (nil: unknown,
+    /// and no snapshot is saved from it).
+    public internal(set) var engineGeneration: String?
     /// The generation of the snapshot on disk, when known to be current.
     private var snapshotGeneration: String?
 
@@ -101,10 +101,15 @@ public final class PersistentIndex {
         } catch {
             throw StoreError(.corrupt, path: store.path ?? ":memory:", message: "the index holds unreadable records (\(error))")
         }
+        adopt(Self.engine(from: &state), generation: state.generation, quarantined: state.quarantined)
+        return loadedEngine!
+    }
+
+    /// The engine of everything `state` holds; its records are moved out.
+    static func engine(from state: inout StoredState) -> SearchEngine {
         var engine = SearchEngine(preference: state.preference)
-        // Records moved out one at a time (grouped, then mapped, each was
-        // copied twice: a second of a million-item start in retains and
-        // releases). Their order within a source does not matter.
+        // Records moved out one at a time, so none is copied on its way in.
+        // Their order within a source does not matter.
         var itemsBySource: [Source: [SearchableItem]] = [:]
         while let record = state.records.popLast() { itemsBySource[record.source, default: []].append(record.item) }
         for source in Source.allCases {
@@ -112,16 +117,22 @@ public final class PersistentIndex {
         }
         for activity in state.activities { engine.restoreActivity(activity) }
         for (id, dates) in state.engagements { engine.restoreEngagement(id, at: dates) }
-        knownQuarantine = state.quarantined
+        return engine
+    }
+
+    /// Makes `engine`, read from the records of `generation`, the one that
+    /// serves queries (a rebuild made elsewhere, e.g. on another thread).
+    public func adopt(_ engine: SearchEngine, generation: String?, quarantined: [QuarantinedRecord]? = nil) {
         loadedEngine = engine
         engineOrigin = .records
-        engineGeneration = state.generation
-        return engine
+        engineGeneration = generation
+        preference = engine.preference
+        knownQuarantine = quarantined
     }
 
     /// What the last load from the records left out; nil when the engine
     /// came from a snapshot and the store was not read.
-    private var knownQuarantine: [QuarantinedRecord]?
+    var knownQuarantine: [QuarantinedRecord]?
 
     /// Stored rows that cannot be read back and so are not searched: kept
     /// in the store until their identifier is deleted or indexed again.
@@ -270,40 +281,47 @@ public final class PersistentIndex {
     }
 
     private func dropActivitiesIfDisabled() throws {
-        guard preference == .disabled else { return }
-        let stored = try store.activityIdentifiers()
-        guard !stored.isEmpty else { return }
-        var next = try loadEngine()
-        let removed = Array(Set(next.removeAllActivities() + stored)).sorted()
-        var batch = StoreBatch()
-        batch.deletedActivityIDs = removed
-        batch.log = [("deleted", "\(removed.count) activities (indexing disabled)")]
-        try commit(next, batch)
+        guard preference == .disabled, try !store.activityIdentifiers().isEmpty else { return }
+        try write(at: Date()) { transaction in
+            var next = self.engine
+            var batch = StoreBatch()
+            batch.deletedActivityIDs = Array(Set(next.removeAllActivities() + (try transaction.activityIdentifiers()))).sorted()
+            batch.log = [("deleted", "\(batch.deletedActivityIDs.count) activities (indexing disabled)")]
+            return WritePlan(batch: batch, next: next)
+        }
     }
 
-    private func commit(_ next: SearchEngine?, _ batch: StoreBatch, at date: Date = Date()) throws {
-        let generations = try store.apply(batch, at: date)
-        if let next {
-            // The engine follows the store only if nobody else wrote in between.
-            let inStep = engineGeneration != nil && generations.previous == engineGeneration
-            loadedEngine = next
-            engineGeneration = inStep ? generations.current : nil
-        }
-        if let state = batch.clientState { lastClientState = state }
-        if let preference = batch.preference { self.preference = preference }
+    /// What one operation writes: its batch, and the engine after it,
+    /// either made beforehand (`next`) or by a change in place once the
+    /// store holds the batch (`change`, which cannot fail).
+    struct WritePlan {
+        var batch: StoreBatch
+        var next: SearchEngine?
+        var change: ((inout SearchEngine) -> Void)?
+        /// Nothing to write after all (the catch-up made it moot).
+        var skip = false
     }
 
-    /// Writes `batch`, then makes `change` to the engine in memory in place
-    /// (it cannot fail, and the store already holds it).
-    private func commit(_ batch: StoreBatch, at date: Date, thenChange change: (inout SearchEngine) -> Void) throws {
-        let generations = try store.apply(batch, at: date)
-        if loadedEngine != nil {
-            let inStep = engineGeneration != nil && generations.previous == engineGeneration
-            change(&loadedEngine!)
-            engineGeneration = inStep ? generations.current : nil
+    /// Writes one operation on top of the latest state: inside one write
+    /// transaction the engine first catches up with every other writer,
+    /// then `prepare` plans the operation from it. The engine in memory
+    /// takes the operation only once the transaction has committed.
+    @discardableResult
+    private func write(at date: Date, needsEngine: Bool = true, _ prepare: (StoreTransaction) throws -> WritePlan) throws -> WritePlan {
+        // Loaded before the transaction: a load reads the store on its own.
+        if needsEngine { _ = engine }
+        let (plan, generation) = try store.writing { transaction in
+            try catchUp(in: transaction)
+            let plan = try prepare(transaction)
+            if plan.skip { return (plan, engineGeneration) }
+            return (plan, Optional(try transaction.apply(plan.batch, at: date).current))
         }
-        if let state = batch.clientState { lastClientState = state }
-        if let preference = batch.preference { self.preference = preference }
+        if let next = plan.next { loadedEngine = next }
+        if let change = plan.change, loadedEngine != nil { change(&loadedEngine!) }
+        if loadedEngine != nil { engineGeneration = generation }
+        if let state = plan.batch.clientState { lastClientState = state }
+        if let preference = plan.batch.preference { self.preference = preference }
+        return plan
     }
 
     // MARK: - Operations
@@ -313,19 +331,15 @@ public final class PersistentIndex {
         var batch = StoreBatch()
         batch.upsertedRecords = items.map { IndexRecord(source: source, item: $0) }
         batch.clientState = clientState
-        guard loadedEngine != nil else {
-            // Nothing in memory to keep in step: write the store alone.
-            let existing = try store.existingRecordCount(among: items.map(\.uniqueIdentifier))
-            batch.log = Self.indexLog(added: items.count - existing, updated: existing, source: source, items: items)
-            try commit(nil, batch, at: date)
-            release(quarantined: items.map(\.uniqueIdentifier))
-            return
+        try write(at: date, needsEngine: false) { transaction in
+            // Counted by the store: the engine may not be loaded (commands
+            // that only write never load it).
+            let updated = try transaction.existingRecordCount(among: items.map(\.uniqueIdentifier))
+            batch.log = Self.indexLog(added: items.count - updated, updated: updated, source: source, items: items)
+            // Made in place once written: a change prepared on a copy would
+            // copy every structure it touches, for each batch.
+            return WritePlan(batch: batch, change: { $0.index(items, source: source) })
         }
-        // Read through the property, not a local copy: the change below must
-        // find the engine's storage referenced once, or it would copy it.
-        let updated = items.filter { loadedEngine?.records[$0.uniqueIdentifier] != nil }.count
-        batch.log = Self.indexLog(added: items.count - updated, updated: updated, source: source, items: items)
-        try commit(batch, at: date) { $0.index(items, source: source) }
         // Only once written: a failed write leaves the quarantined rows as they were.
         release(quarantined: items.map(\.uniqueIdentifier))
     }
@@ -340,20 +354,23 @@ public final class PersistentIndex {
     /// Indexes crawled pages and drops the pages of the same domains that the
     /// crawl no longer found, in one transaction.
     public func replaceWebPages(_ items: [SearchableItem], inDomains domains: [String], at date: Date = Date()) throws {
-        let fresh = Set(items.map(\.uniqueIdentifier))
-        let stale = engine.records.values
-            .filter { $0.source == .web && domains.contains($0.item.domainIdentifier ?? "") && !fresh.contains($0.item.uniqueIdentifier) }
-            .map(\.item.uniqueIdentifier).sorted()
-        var next = engine
-        next.deleteItems(identifiers: stale)
-        next.index(items, source: .web)
-        var batch = StoreBatch()
-        batch.deletedRecordIDs = stale
-        batch.deletedActivityIDs = engine.activities.keys.filter { next.activities[$0] == nil }.sorted()
-        batch.upsertedRecords = items.map { IndexRecord(source: .web, item: $0) }
-        batch.log.append(("indexed", "\(items.count) web pages from \(domains.count) domain\(domains.count == 1 ? "" : "s")"))
-        if !stale.isEmpty { batch.log.append(("deleted", "\(stale.count) web pages no longer found")) }
-        try commit(next, batch, at: date)
+        try write(at: date) { _ in
+            let engine = self.engine
+            let fresh = Set(items.map(\.uniqueIdentifier))
+            let stale = engine.records.values
+                .filter { $0.source == .web && domains.contains($0.item.domainIdentifier ?? "") && !fresh.contains($0.item.uniqueIdentifier) }
+                .map(\.item.uniqueIdentifier).sorted()
+            var next = engine
+            next.deleteItems(identifiers: stale)
+            next.index(items, source: .web)
+            var batch = StoreBatch()
+            batch.deletedRecordIDs = stale
+            batch.deletedActivityIDs = engine.activities.keys.filter { next.activities[$0] == nil }.sorted()
+            batch.upsertedRecords = items.map { IndexRecord(source: .web, item: $0) }
+            batch.log.append(("indexed", "\(items.count) web pages from \(domains.count) domain\(domains.count == 1 ? "" : "s")"))
+            if !stale.isEmpty { batch.log.append(("deleted", "\(stale.count) web pages no longer found")) }
+            return WritePlan(batch: batch, next: next)
+        }
     }
 
     /// Deletes by identifier; returns what was removed.
@@ -377,15 +394,19 @@ public final class PersistentIndex {
     private func delete(
         at date: Date, alsoStored: [String] = [], domains: [String] = [], _ body: (inout SearchEngine) -> [String]
     ) throws -> [String] {
-        var next = engine
-        let removed = body(&next) + alsoStored
-        var batch = StoreBatch()
-        batch.deletedDomains = domains
-        batch.deletedRecordIDs = removed.filter { engine.records[$0] != nil } + alsoStored
-        batch.deletedActivityIDs = engine.activities.keys.filter { next.activities[$0] == nil }.sorted()
-        batch.deletedEngagementIDs = engine.engagements.keys.filter { next.engagements[$0] == nil }.sorted()
-        if !removed.isEmpty { batch.log.append(("deleted", "\(removed.count) item\(removed.count == 1 ? "" : "s")\(Self.sample(removed))")) }
-        try commit(next, batch, at: date)
+        var removed: [String] = []
+        try write(at: date) { _ in
+            let engine = self.engine
+            var next = engine
+            removed = body(&next) + alsoStored
+            var batch = StoreBatch()
+            batch.deletedDomains = domains
+            batch.deletedRecordIDs = removed.filter { engine.records[$0] != nil } + alsoStored
+            batch.deletedActivityIDs = engine.activities.keys.filter { next.activities[$0] == nil }.sorted()
+            batch.deletedEngagementIDs = engine.engagements.keys.filter { next.engagements[$0] == nil }.sorted()
+            if !removed.isEmpty { batch.log.append(("deleted", "\(removed.count) item\(removed.count == 1 ? "" : "s")\(Self.sample(removed))")) }
+            return WritePlan(batch: batch, next: next)
+        }
         // Only once written: a failed write leaves the quarantined rows as they were.
         release(quarantined: removed)
         if !domains.isEmpty { knownQuarantine = nil }
@@ -394,53 +415,80 @@ public final class PersistentIndex {
 
     /// Deletes everything, like `deleteAllSearchableItems`.
     public func deleteAll(at date: Date = Date()) throws {
-        var next = engine
-        next.deleteAll()
-        var batch = StoreBatch()
-        batch.deleteEverything = true
-        batch.log.append(("deleted", "everything"))
-        try commit(next, batch, at: date)
+        try write(at: date) { _ in
+            var next = self.engine
+            next.deleteAll()
+            var batch = StoreBatch()
+            batch.deleteEverything = true
+            batch.log.append(("deleted", "everything"))
+            return WritePlan(batch: batch, next: next)
+        }
         knownQuarantine = []
     }
 
     /// Replaces the whole content with `items` in one transaction (reset).
     public func replaceAll(with items: [SearchableItem], reason: String, at date: Date = Date()) throws {
-        var batch = StoreBatch()
-        batch.deleteEverything = true
-        batch.upsertedRecords = items.map { IndexRecord(source: .item, item: $0) }
-        batch.log.append(("reset", "\(items.count) items from \(reason)"))
-        var next: SearchEngine?
-        if loadedEngine != nil {
-            next = SearchEngine(preference: preference)
-            next?.index(items)
+        try write(at: date, needsEngine: false) { _ in
+            var batch = StoreBatch()
+            batch.deleteEverything = true
+            batch.upsertedRecords = items.map { IndexRecord(source: .item, item: $0) }
+            batch.log.append(("reset", "\(items.count) items from \(reason)"))
+            var next: SearchEngine?
+            if loadedEngine != nil {
+                next = SearchEngine(preference: preference)
+                next?.index(items)
+            }
+            return WritePlan(batch: batch, next: next)
         }
-        try commit(next, batch, at: date)
         knownQuarantine = []
     }
 
     /// Records a view of `activity` and, if eligible, makes it searchable.
     @discardableResult
     public func becomeCurrent(_ activity: UserActivity, at date: Date) throws -> SearchEngine.ActivityOutcome {
-        var next = engine
-        let outcome = next.becomeCurrent(activity, at: date)
-        var batch = StoreBatch()
-        batch.engagements = [(activity.engagementIdentifier, date)]
-        if outcome == .indexed { batch.upsertedActivities = [activity] }
-        batch.replayableView = (activity, engineGeneration)
-        batch.log.append(("activity", "\(activity.engagementIdentifier) became current (\(outcome.rawValue))"))
-        try commit(next, batch, at: date)
+        try recordView(activity, at: date, requiring: nil)!
+    }
+
+    /// Records a view of `activity` unless `item` is no longer indexed
+    /// (after catching up: another process may have deleted it), as
+    /// opening a result does; nil when nothing was recorded.
+    @discardableResult
+    public func becomeCurrent(_ activity: UserActivity, at date: Date, ifIndexed item: String) throws -> SearchEngine.ActivityOutcome? {
+        try recordView(activity, at: date, requiring: item)
+    }
+
+    private func recordView(_ activity: UserActivity, at date: Date, requiring item: String?) throws -> SearchEngine.ActivityOutcome? {
+        var outcome: SearchEngine.ActivityOutcome?
+        try write(at: date) { _ in
+            var next = self.engine
+            var batch = StoreBatch()
+            if let item, next.records[item] == nil {
+                // Deleted meanwhile: no view of it is recorded.
+                return WritePlan(batch: batch, skip: true)
+            }
+            let result = next.becomeCurrent(activity, at: date)
+            outcome = result
+            batch.engagements = [(activity.engagementIdentifier, date)]
+            if result == .indexed { batch.upsertedActivities = [activity] }
+            batch.replayableView = (activity, engineGeneration)
+            batch.log.append(("activity", "\(activity.engagementIdentifier) became current (\(result.rawValue))"))
+            return WritePlan(batch: batch, next: next)
+        }
         return outcome
     }
 
     /// Sets the indexing preference; `disabled` deletes every activity entry.
     public func setPreference(_ preference: IndexingPreference, at date: Date = Date()) throws {
-        var next = engine
-        next.setPreference(preference)
-        var batch = StoreBatch()
-        batch.preference = preference
-        batch.deletedActivityIDs = engine.activities.keys.filter { next.activities[$0] == nil }.sorted()
-        batch.log.append(("settings", "indexing \(preference.rawValue)"))
-        try commit(next, batch, at: date)
+        try write(at: date) { _ in
+            let engine = self.engine
+            var next = engine
+            next.setPreference(preference)
+            var batch = StoreBatch()
+            batch.preference = preference
+            batch.deletedActivityIDs = engine.activities.keys.filter { next.activities[$0] == nil }.sorted()
+            batch.log.append(("settings", "indexing \(preference.rawValue)"))
+            return WritePlan(batch: batch, next: next)
+        }
     }
 
     /// The log of index operations, oldest first.

@@ -31,6 +31,9 @@ public struct OperationLogEntry: Sendable, Hashable, Codable {
     /// `indexed`, `updated`, `deleted`, `expired`, `activity`, `settings`, `reset`, …
     public var kind: String
     public var detail: String
+    /// The process that wrote it (`IndexStore.writerName`); nil in stores
+    /// written before writers were logged.
+    public var writer: String?
 }
 
 /// Everything the store holds, read back at launch.

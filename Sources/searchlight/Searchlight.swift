@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Routing
+import SearchStore
 import TerminalUI
 
 @main
@@ -59,12 +60,24 @@ struct Searchlight: ParsableCommand {
         return Array(arguments[index...]) + leading
     }
 
+    /// How this process signs the index's log: `searchlight index import · pid 42`.
+    static func writerName(for command: any ParsableCommand, arguments: [String]) -> String {
+        let pid = " · pid \(getpid())"
+        guard !(command is Searchlight) else { return "searchlight (terminal UI)" + pid }
+        let names = Set(configuration.subcommands.compactMap { $0.configuration.commandName }
+            + IndexCommand.configuration.subcommands.compactMap { $0.configuration.commandName })
+        let words = arguments.prefix(2).prefix { names.contains($0) }
+        return (["searchlight"] + words).joined(separator: " ") + pid
+    }
+
     /// As `ParsableCommand.main`, but every message goes through `Output`:
     /// input echoed in a usage error is filtered, and a failed write exits 74.
     static func main() {
         var code = ExitCode.success
         do {
-            var command = try parseAsRoot(reordered(Array(CommandLine.arguments.dropFirst())))
+            let arguments = reordered(Array(CommandLine.arguments.dropFirst()))
+            var command = try parseAsRoot(arguments)
+            IndexStore.writerName = writerName(for: command, arguments: arguments)
             try command.run()
         } catch {
             code = exitCode(for: error)

@@ -38,23 +38,30 @@ import Testing
         func type(_ text: String) throws { try tmux(["send-keys", "-l", text]) }
         func screen() throws -> String { try tmux(["capture-pane", "-p"]) }
 
-        /// Waits until the screen contains `text`, up to ten seconds.
+        /// Waits until the screen contains `text`, up to `seconds`.
         @discardableResult
-        func waitFor(_ text: String, _ comment: Comment? = nil) throws -> String {
+        func waitFor(_ text: String, seconds: Double = 10) throws -> String {
+            try waitUntil(text.debugDescription, seconds: seconds) { $0.contains(text) }
+        }
+
+        /// Waits until the screen satisfies `test`, up to `seconds`.
+        @discardableResult
+        func waitUntil(_ what: String, seconds: Double = 10, _ test: (String) -> Bool) throws -> String {
             var last = ""
-            for _ in 0..<100 {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
                 last = try screen()
-                if last.contains(text) { return last }
-                Thread.sleep(forTimeInterval: 0.1)
+                if test(last) { return last }
+                Thread.sleep(forTimeInterval: 0.05)
             }
-            Issue.record("timed out waiting for \(text.debugDescription)\n\(last)")
+            Issue.record("timed out waiting for \(what)\n\(last)")
             return last
         }
 
         func file(_ name: String) -> String { (cli.folder as NSString).appendingPathComponent(name) }
 
-        func launch(_ extra: String = "") throws {
-            let command = "stty -a > \(file("before.txt")); \(extra) '\(CLI.binary)' --index '\(cli.indexPath)' --data '\(CLI.dataDirectory)'; " +
+        func launch(_ extra: String = "", arguments: String = "") throws {
+            let command = "stty -a > \(file("before.txt")); \(extra) '\(CLI.binary)' --index '\(cli.indexPath)' --data '\(CLI.dataDirectory)' \(arguments); " +
                 "echo \"exit=$?\" > \(file("status.txt")); stty -a > \(file("after.txt")); clear; echo SESSION-'DONE'"
             try type(command)
             try send("Enter")
@@ -157,7 +164,7 @@ import Testing
             let command = "'\(CLI.binary)' demo '\(demo)' --speed 20 --data '\(CLI.dataDirectory)' --index '\(t.cli.indexPath)'; echo demo-'exit'=$?"
             try t.type("clear; " + command)
             try t.send("Enter")
-            try t.waitFor("▶ ", "a caption shows")
+            try t.waitFor("▶ ")
             try t.waitFor("demo finished")
             try t.send("Escape")
             let screen = try t.waitFor("demo-exit=")

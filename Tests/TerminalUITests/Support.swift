@@ -16,10 +16,36 @@ func makeBackend(extra: [SearchableItem] = []) throws -> IndexBackend {
                         clock: { fixedNow })
 }
 
+/// A backend over the fixtures in an index file of its own folder.
+func makeFileBackend() throws -> IndexBackend {
+    let path = scratchFolder("ui").appendingPathComponent("index.sqlite").path
+    let index = try PersistentIndex(store: IndexStore(path: path))
+    try index.replaceAll(with: try FixtureCatalog.items(in: dataDirectory), reason: "fixtures", at: fixedNow)
+    _ = try index.loadEngine()
+    return IndexBackend(index: index, router: try Router.load(dataDirectory: dataDirectory), dataDirectory: dataDirectory,
+                        clock: { fixedNow })
+}
+
+/// Runs the UI loop's work between keys until `done` holds (at most ten
+/// seconds), as the terminal session does; true when it held.
+@discardableResult
+func pump(_ backend: any SearchBackend, _ app: TerminalApp, until done: () -> Bool) -> Bool {
+    for _ in 0..<1_000 {
+        if backend.pump() { app.refresh() }
+        if let notice = backend.takeNotice() { app.note(notice) }
+        if done() { return true }
+        Thread.sleep(forTimeInterval: 0.01)
+    }
+    return false
+}
+
 /// A backend whose search time is always the same, so whole screens can be
 /// compared with stored snapshots.
 final class SteadyBackend: SearchBackend {
     let inner: IndexBackend
+    /// Says an import runs, to test quitting during one.
+    var importing = false
+    var isImporting: Bool { importing }
     init(_ inner: IndexBackend) { self.inner = inner }
     func search(_ text: String, limit: Int, explained: Bool) -> (response: SearchResponse, microseconds: Int) {
         (inner.search(text, limit: limit, explained: explained).response, 42)

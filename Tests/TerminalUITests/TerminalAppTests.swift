@@ -1,5 +1,6 @@
 import Foundation
 import SearchIndex
+import TestSupport
 import Testing
 @testable import TerminalUI
 
@@ -263,44 +264,77 @@ import Testing
 }
 
 @Suite struct BackgroundImportTests {
-    @Test func resultsFollowTheIndexAsABackgroundImportGrows() throws {
-        let backend = try makeBackend()
+    func walrusFile(_ count: Int) throws -> String {
+        let lines = (0..<count).map { #"{"uniqueIdentifier":"w/\#($0)","visibility":"public","attributeSet":{"title":"Walrus \#($0)"}}"# }
+        let path = scratchFolder("walrus").appendingPathComponent("walrus.jsonl").path
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func aBackgroundImportArrivesWholeWhileTypingIsAnswered() throws {
+        let backend = try makeFileBackend()
         let app = TerminalApp(backend: backend, width: 100, height: 30)
         app.type("walrus")
         #expect(app.state.results.isEmpty)
-        let lines = (0..<1_000).map { #"{"uniqueIdentifier":"w/\#($0)","visibility":"public","attributeSet":{"title":"Walrus \#($0)"}}"# }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("walrus-\(UUID().uuidString).jsonl").path
-        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        backend.startImport(path: path)
-        // Wait for the reader thread, then apply slice by slice as the UI loop does.
-        for _ in 0..<200 where !backend.hasPendingWork { Thread.sleep(forTimeInterval: 0.02) }
-        #expect(backend.progress?.hasPrefix("importing") == true)
-        var seen: [Int] = []
-        while backend.pump() {
-            app.refresh()
-            seen.append(app.state.response?.total ?? 0)
-            // Typing between slices still answers at once.
+        backend.startImport(path: try walrusFile(1_000))
+        #expect(backend.isImporting)
+        var seen: Set<Int> = []
+        let arrived = pump(backend, app) {
+            // Typing between two pieces of work still answers at once.
             app.handle(.backspace)
             app.type("s")
+            seen.insert(app.state.response?.total ?? 0)
+            return app.state.response?.total == 1_000
         }
-        #expect(seen.count == 1_000 / IndexBackend.sliceSize)
-        #expect(seen == seen.sorted() && seen.first! < seen.last!)
-        #expect(seen.last == 1_000)
-        #expect(backend.progress == "imported 1000 items from \((path as NSString).lastPathComponent)")
-        #expect(app.render().text.contains("imported 1000 items"))
+        #expect(arrived)
+        // Never a part of the file: the store holds it whole or not at all.
+        #expect(seen.isSubset(of: [0, 1_000]))
+        pump(backend, app) { !backend.isImporting }
+        #expect(backend.progress == "imported 1000 items from walrus.jsonl")
+        #expect(try backend.index.store.recordCounts()["item"] == backend.index.engine.records.count)
     }
 
-    @Test func aBadFileIsReportedAndChangesNothing() throws {
+    @Test func anIndexInMemoryTakesTheFileInOneBatch() throws {
         let backend = try makeBackend()
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).jsonl").path
-        try "{\"uniqueIdentifier\":\"w/1\",\"attributeSet\":{}}\nnot json\n".write(toFile: path, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let app = TerminalApp(backend: backend, width: 100, height: 30)
+        app.type("walrus")
+        backend.startImport(path: try walrusFile(600))
+        #expect(pump(backend, app) { app.state.response?.total == 600 })
+        #expect(try backend.index.operationLog().filter { $0.kind == "indexed" }.count == 1)
+    }
+
+    @Test func everyFailureStaysInTheInspectorLogAndChangesNothing() throws {
+        let backend = try makeFileBackend()
+        let app = TerminalApp(backend: backend, width: 100, height: 30)
+        let folder = scratchFolder("bad")
+        let first = folder.appendingPathComponent("first.jsonl").path
+        let second = folder.appendingPathComponent("second.jsonl").path
+        try "{\"uniqueIdentifier\":\"w/1\",\"attributeSet\":{}}\nnot json\n".write(toFile: first, atomically: true, encoding: .utf8)
+        try "[{\"uniqueIdentifier\":\"w/2\",\"attributeSet\":{\"rating\":\"x\"}}]".write(toFile: second, atomically: true, encoding: .utf8)
         let before = backend.index.engine.documentCount
-        backend.startImport(path: path)
-        for _ in 0..<200 where backend.progress?.hasPrefix("import failed") != true { Thread.sleep(forTimeInterval: 0.02) }
-        #expect(backend.progress?.contains(":2:") == true)
-        #expect(!backend.pump())
+        let stored = try backend.index.store.recordCounts()
+        backend.startImport(path: first)
+        backend.startImport(path: second)
+        pump(backend, app) { !backend.isImporting }
+        #expect(backend.progress?.contains("second.jsonl") == true)
+        let log = backend.inspector().log.filter { $0.1 == "failed" }.map(\.2)
+        #expect(log.count == 2)
+        #expect(log.first?.contains("first.jsonl:2:") == true)
         #expect(backend.index.engine.documentCount == before)
+        #expect(try backend.index.store.recordCounts() == stored)
+    }
+
+    @Test func quittingDuringAnImportAsksFirst() throws {
+        let backend = SteadyBackend(try makeBackend())
+        backend.importing = true
+        let app = TerminalApp(backend: backend, width: 100, height: 30)
+        app.handle(.control("c"))
+        #expect(!app.shouldQuit)
+        #expect(app.render().text.contains("An import is running: quit and discard it? (y/n)"))
+        app.handle(.character("n"))
+        #expect(!app.shouldQuit && app.state.mode == .search)
+        app.handle(.escape)
+        app.handle(.character("y"))
+        #expect(app.shouldQuit)
     }
 }

@@ -457,6 +457,25 @@ public struct SearchEngine: Sendable {
         markEngaged(identifier)
     }
 
+    /// Makes `dates` the whole view history of `identifier` (none: it has
+    /// no views), as another process's write left it.
+    public mutating func replaceEngagement(_ identifier: String, with dates: [Date]) {
+        if dates.isEmpty {
+            engagements[identifier] = nil
+        } else {
+            engagements[identifier] = dates
+            markEngaged(identifier)
+        }
+    }
+
+    /// Removes activity entries by identifier, keeping their views (as
+    /// another process's write left them); unknown identifiers are ignored.
+    public mutating func removeActivities(_ identifiers: [String]) {
+        var touched = Set<String>()
+        for id in identifiers { touched.formUnion(removeActivity(id)) }
+        refresh(touched)
+    }
+
     /// Sets the indexing preference; `disabled` drops every activity entry.
     public mutating func setPreference(_ preference: IndexingPreference) {
         self.preference = preference

@@ -17,6 +17,8 @@ public struct AppState: Sendable {
         case deleteDomain(String)
         case deleteEverything
         case reindex
+        /// Quitting while an import runs drops the import.
+        case quitDuringImport
 
         var question: String {
             switch self {
@@ -24,6 +26,7 @@ public struct AppState: Sendable {
             case .deleteDomain(let domain): "Delete every item in \(domain)?"
             case .deleteEverything: "Delete everything in the index?"
             case .reindex: "Re-index everything from Data/?"
+            case .quitDuringImport: "An import is running: quit and discard it?"
             }
         }
     }
@@ -58,4 +61,12 @@ public struct AppState: Sendable {
 
     public var results: [SearchResult] { response?.results ?? [] }
     public var selected: SearchResult? { results.indices.contains(selection) ? results[selection] : nil }
+}
+
+extension AppState.Mode {
+    /// Whether a y/n question is showing.
+    var isConfirmation: Bool {
+        if case .confirm = self { return true }
+        return false
+    }
 }

@@ -20,46 +20,102 @@ public final class IndexBackend: SearchBackend {
         self.clock = clock
     }
 
-    // Background import: a thread reads and validates the file; the UI loop
-    // applies it in slices between keystrokes, so typing stays responsive
-    // and the results follow the index as it grows.
-    private let imports = ImportQueue()
-    /// Items applied per slice between two keystrokes.
-    public static let sliceSize = 250
+    // Background import: one thread reads, checks and writes each file in
+    // one transaction of its own (whole or not at all, as the CLI's); the
+    // UI loop then follows the store like any other writer's change.
+    private let imports = BackgroundImport()
+    /// Another process's large change, read again on another thread.
+    private var rebuild: EngineRebuild?
+    private var lastFollow = Date.distantPast
+    private var notice: String?
+    /// How often the store is asked for other writers' changes.
+    static let followInterval: TimeInterval = 0.1
 
-    public var progress: String? { imports.progress }
-    public var hasPendingWork: Bool { imports.hasSlices }
+    public var progress: String? { rebuild?.progress ?? imports.progress }
+    public var hasPendingWork: Bool { imports.hasItemsInMemory }
+    public var isImporting: Bool { imports.isRunning }
 
     /// Starts importing `path` in the background.
     public func startImport(path: String, domain: String? = nil) {
-        let label = (path as NSString).lastPathComponent
-        let queue = imports
-        queue.begin(label)
-        let thread = Thread {
-            do {
-                queue.add(try ItemImporter.items(atPath: path, domain: domain), sliceSize: Self.sliceSize)
-            } catch {
-                queue.fail("import failed: \(error)")
-            }
-        }
-        thread.stackSize = 8 << 20
-        thread.start()
+        imports.enqueue(path: path, domain: domain, storePath: index.store.path)
     }
 
     public func pump() -> Bool {
-        guard let (slice, label) = imports.next() else {
-            // Idle: a snapshot load's tables and copies are taken in once made.
-            index.settleLoadedEngineIfReady()
-            return false
+        if let items = imports.takeItemsInMemory() {
+            // An index in memory has no second connection: applied here.
+            do { try index.index(items.items, clientState: "imported \(items.label)", at: clock()) } catch {
+                imports.fail(items.label, "import failed: \(error)")
+            }
+            return true
         }
+        if let built = rebuild?.take() {
+            rebuild = nil
+            switch built {
+            case .success(let (engine, generation)):
+                index.adopt(engine, generation: generation)
+                notice = "index read again after another process's changes: \(Self.grouped(engine.records.count)) items"
+            case .failure(let error): notice = "could not read the index again: \(error)"
+            }
+            lastFollow = .distantPast
+            return follow() || true
+        }
+        // A snapshot load's tables and copies are taken in once made.
+        index.settleLoadedEngineIfReady()
+        guard Date().timeIntervalSince(lastFollow) >= Self.followInterval else { return false }
+        return follow()
+    }
+
+    /// Asks the store whether others wrote; applies their changes, or
+    /// starts a rebuild when only that catches up. True when the engine changed.
+    private func follow() -> Bool {
+        lastFollow = Date()
+        guard rebuild == nil else { return false }
         do {
-            try index.index(slice, clientState: "importing \(label)", at: clock())
+            switch try index.followStore() {
+            case .current:
+                return false
+            case .caughtUp(let summary):
+                notice = Self.describe(summary) ?? notice
+                return true
+            case .needsRebuild:
+                guard let path = index.store.path else { return false }
+                rebuild = EngineRebuild(path: path)
+                return false
+            }
         } catch {
-            imports.fail("import stopped: \(error)")
+            notice = "could not follow the index: \(error)"
             return false
         }
-        imports.applied(slice.count)
-        return true
+    }
+
+    /// `index changed by another process (searchlight index import · pid 7): +1,000 items, −12`;
+    /// nil when only this process wrote.
+    static func describe(_ summary: PersistentIndex.ChangeSummary) -> String? {
+        let others = summary.writers.filter { $0 != IndexStore.writerName && !$0.isEmpty }
+        guard !others.isEmpty else { return nil }
+        var parts: [String] = []
+        if summary.added > 0 { parts.append("+\(grouped(summary.added)) item\(summary.added == 1 ? "" : "s")") }
+        if summary.updated > 0 { parts.append("\(grouped(summary.updated)) updated") }
+        if summary.removed > 0 { parts.append("−\(grouped(summary.removed))") }
+        if summary.views > 0 { parts.append("\(grouped(summary.views)) viewed") }
+        if let preference = summary.preference { parts.append("indexing \(preference.rawValue)") }
+        let who = others.count == 1 ? others[0] : "\(others.count) processes"
+        return "index changed by another process (\(who))" + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
+    }
+
+    static func grouped(_ n: Int) -> String {
+        let digits = Array(String(n))
+        var out = ""
+        for (i, d) in digits.enumerated() {
+            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(d)
+        }
+        return out
+    }
+
+    public func takeNotice() -> String? {
+        defer { notice = nil }
+        return notice
     }
 
     public func search(_ text: String, limit: Int, explained: Bool) -> (response: SearchResponse, microseconds: Int) {
@@ -85,6 +141,8 @@ public final class IndexBackend: SearchBackend {
     }
 
     public func open(_ result: SearchResult) -> Detail {
+        // What another process changed is seen before the item is shown.
+        _ = follow()
         let activity = continuation(for: result)
         do {
             switch try router.route(activity: activity) {
@@ -103,6 +161,7 @@ public final class IndexBackend: SearchBackend {
     }
 
     public func open(identifier: String) -> Detail {
+        _ = follow()
         do {
             return detail(for: try router.route(identifier: identifier))
         } catch {
@@ -131,19 +190,26 @@ public final class IndexBackend: SearchBackend {
             return Detail(via: "opened via \(resolution.detail)", title: title, subtitle: "\(items.count) item\(items.count == 1 ? "" : "s")",
                           related: items.map { Detail.Related(heading: title, title: $0.title, identifier: $0.uniqueIdentifier) })
         case .item(let result):
-            recordView(result, route: resolution.route, at: now)
+            let note = recordView(result, route: resolution.route, at: now)
             let current = index.engine.result(for: result.uniqueIdentifier) ?? result
             return Detail(
-                via: "opened via \(resolution.detail)", title: current.title,
+                via: "opened via \(resolution.detail)" + (note.map { " · " + $0 } ?? ""), title: current.title,
                 subtitle: "\(Describe.badge(current.contentType)) · \(current.uniqueIdentifier) · \(Describe.sources(current.sources)) · \(current.explanation.views) view\(current.explanation.views == 1 ? "" : "s")",
                 facts: Describe.facts(current.attributes).map { Detail.Fact($0.0, $0.1) },
                 actions: actions(current.attributes), related: related(current, now: now))
         }
     }
 
-    private func recordView(_ result: SearchResult, route: Route, at date: Date) {
+    /// Records the view on top of the store's latest state; a line for
+    /// the detail pane when it could not be recorded.
+    private func recordView(_ result: SearchResult, route: Route, at date: Date) -> String? {
         let activity = Router.viewActivity(for: route, title: result.title, contentType: result.contentType)
-        _ = try? index.becomeCurrent(activity, at: date)
+        do {
+            let outcome = try index.becomeCurrent(activity, at: date, ifIndexed: result.uniqueIdentifier)
+            return outcome == nil ? "deleted by another process: the view was not recorded" : nil
+        } catch {
+            return "the view was not recorded: \(error)"
+        }
     }
 
     private func actions(_ a: AttributeSet) -> [String] {
@@ -199,7 +265,12 @@ public final class IndexBackend: SearchBackend {
         let formatter = DateFormatter()
         formatter.dateFormat = "HH:mm:ss"
         formatter.timeZone = TimeZone(identifier: "UTC")
-        var log = ((try? index.operationLog(limit: 100)) ?? []).map { (formatter.string(from: $0.date), $0.kind, $0.detail) }
+        var log = ((try? index.operationLog(limit: 100)) ?? []).map { entry in
+            // Another process's operation names its writer.
+            let other = entry.writer.map { $0 != IndexStore.writerName } ?? false
+            return (formatter.string(from: entry.date), entry.kind, entry.detail + (other ? " ⇄ by \(entry.writer!)" : ""))
+        }
+        log += imports.failures.map { (formatter.string(from: $0.date), "failed", $0.message) }
         for id in engine.expiredIdentifiers(at: clock()) { log.append(("now", "expired", id)) }
         return InspectorSnapshot(
             byDomain: counts.byDomain.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
@@ -212,7 +283,8 @@ public final class IndexBackend: SearchBackend {
     }
 
     public func togglePreference() -> String {
-        setPreference(index.engine.preference == .disabled ? .viewedRecords : .disabled)
+        _ = follow()
+        return setPreference(index.engine.preference == .disabled ? .viewedRecords : .disabled)
     }
 
     public func setPreference(_ preference: IndexingPreference) -> String {
@@ -246,74 +318,5 @@ public final class IndexBackend: SearchBackend {
             try index.replaceAll(with: items, reason: dataDirectory, at: clock())
             return "re-indexed \(items.count) items from \(dataDirectory)"
         }
-    }
-}
-
-/// Work handed from the import thread to the UI loop, behind a lock.
-final class ImportQueue: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slices: [[SearchableItem]] = []
-    private var label: String?
-    private var total = 0
-    private var done = 0
-    private var reading = false
-    private var message: String?
-    private var messageShownUntil = Date.distantPast
-
-    func begin(_ label: String) {
-        lock.lock(); defer { lock.unlock() }
-        self.label = label
-        reading = true
-        message = nil
-    }
-
-    func add(_ items: [SearchableItem], sliceSize: Int) {
-        lock.lock(); defer { lock.unlock() }
-        reading = false
-        total += items.count
-        slices += stride(from: 0, to: items.count, by: sliceSize).map { Array(items[$0..<min(items.count, $0 + sliceSize)]) }
-        if items.isEmpty { finish("imported nothing from \(label ?? "the file")") }
-    }
-
-    func fail(_ text: String) {
-        lock.lock(); defer { lock.unlock() }
-        slices = []
-        reading = false
-        finish(text)
-    }
-
-    /// Must hold the lock.
-    private func finish(_ text: String) {
-        message = text
-        messageShownUntil = Date().addingTimeInterval(5)
-        label = nil
-        total = 0
-        done = 0
-    }
-
-    var hasSlices: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return !slices.isEmpty
-    }
-
-    func next() -> ([SearchableItem], String)? {
-        lock.lock(); defer { lock.unlock() }
-        guard !slices.isEmpty else { return nil }
-        return (slices.removeFirst(), label ?? "import")
-    }
-
-    func applied(_ count: Int) {
-        lock.lock(); defer { lock.unlock() }
-        done += count
-        if slices.isEmpty && !reading { finish("imported \(done) items from \(label ?? "the file")") }
-    }
-
-    var progress: String? {
-        lock.lock(); defer { lock.unlock() }
-        if let label {
-            if reading { return "reading \(label)…" }
-            return "importing \(label): \(total == 0 ? 100 : done * 100 / total)% (\(done) of \(total))"
-        }
-        return Date() < messageShownUntil ? message : nil
     }
 }

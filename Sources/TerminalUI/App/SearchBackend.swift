@@ -27,9 +27,14 @@ public protocol SearchBackend: AnyObject {
     var progress: String? { get }
     /// Whether background work has something for `pump` to apply.
     var hasPendingWork: Bool { get }
-    /// Applies one small slice of background work to the index; true when
-    /// the index changed (the caller re-runs the query). Called between keys.
+    /// Does one small piece of background work between keys (applies
+    /// other writers' changes, takes in a rebuilt engine); true when the
+    /// index changed and the caller re-runs the query.
     func pump() -> Bool
+    /// What changed underneath since last asked, for the status line.
+    func takeNotice() -> String?
+    /// Whether an import is under way (quitting would drop it).
+    var isImporting: Bool { get }
 }
 
 extension SearchBackend {
@@ -39,4 +44,6 @@ extension SearchBackend {
     }
     public var hasPendingWork: Bool { false }
     public func pump() -> Bool { false }
+    public func takeNotice() -> String? { nil }
+    public var isImporting: Bool { false }
 }

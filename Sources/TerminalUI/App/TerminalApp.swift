@@ -43,9 +43,11 @@ public final class TerminalApp {
             .render(width: width, height: height)
     }
 
-    /// Re-runs the query, as after the index changed underneath.
+    /// Re-runs the query, as after the index changed underneath: the
+    /// selection stays on its item, and an open inspector is read again.
     public func refresh() {
         runQuery(keepSelection: true)
+        if state.mode == .inspector || state.mode.isConfirmation { inspectorSnapshot = backend.inspector() }
     }
 
     public func handle(_ key: Key) {
@@ -56,7 +58,7 @@ public final class TerminalApp {
             return
         }
         if key == .control("c") {
-            state.quit = true
+            requestQuit()
             return
         }
         state.message = nil
@@ -127,7 +129,7 @@ public final class TerminalApp {
         case .control("o"), .function(3): state.mode = .quickActions(selection: 0)
         case .escape:
             if state.query.isEmpty {
-                state.quit = true
+                requestQuit()
             } else {
                 characters = []
                 state.cursor = 0
@@ -142,7 +144,17 @@ public final class TerminalApp {
         }
     }
 
+    /// Quits, after asking when an import would be dropped.
+    private func requestQuit() {
+        if backend.isImporting, state.mode != .confirm(.quitDuringImport) {
+            state.mode = .confirm(.quitDuringImport)
+        } else {
+            state.quit = true
+        }
+    }
+
     private func runQuery(keepSelection: Bool) {
+        let previousSelection = state.selected?.uniqueIdentifier
         let previous = state.results.prefix(layout.visibleItems).map { ($0.uniqueIdentifier, $0.title) }
         defer {
             if showMovement {
@@ -166,6 +178,10 @@ public final class TerminalApp {
         if !keepSelection {
             state.selection = 0
             state.scroll = 0
+        } else if let selected = previousSelection, let index = state.results.firstIndex(where: { $0.uniqueIdentifier == selected }) {
+            // The selection follows its item; when the item is gone it
+            // stays at the same rank.
+            state.selection = index
         }
         clampSelection()
     }
@@ -263,11 +279,14 @@ public final class TerminalApp {
             case .deleteDomain(let domain): state.message = backend.deleteDomain(domain)
             case .deleteEverything: state.message = backend.deleteEverything()
             case .reindex: state.message = backend.reindex()
+            case .quitDuringImport:
+                state.quit = true
+                return
             }
             state.mode = .inspector
             afterChange()
         case .character("n"), .character("N"), .escape:
-            state.mode = .inspector
+            state.mode = confirmation == .quitDuringImport ? .search : .inspector
             state.message = "cancelled"
         default:
             break

@@ -45,7 +45,7 @@ public struct ScreenRenderer {
         case .quickActions(let selection):
             drawQuickActions(selection, &screen, layout)
         case .confirm(let confirmation):
-            drawInspector(&screen, layout)
+            if confirmation == .quitDuringImport { drawResults(&screen, layout) } else { drawInspector(&screen, layout) }
             drawConfirm(confirmation, &screen, layout)
         }
         drawStatus(&screen, layout)

@@ -13,12 +13,16 @@ enum TerminalSession {
         terminal.paint(app.render())
         var lastProgress: String?
         while !app.shouldQuit {
-            // Keys first; background work only in the gaps between them.
-            let key = terminal.readKey(timeout: backend.hasPendingWork ? 0 : 250)
+            // Keys first; background work only in the gaps between them. Idle,
+            // the loop wakes ten times a second to follow other writers.
+            let key = terminal.readKey(timeout: backend.hasPendingWork ? 0 : 100)
             if let key { app.handle(key) }
-            if backend.pump() { app.refresh() }
+            let changed = backend.pump()
+            if changed { app.refresh() }
+            let notice = backend.takeNotice()
+            if let notice { app.note(notice) }
             let progress = backend.progress
-            if key != nil || progress != lastProgress || backend.hasPendingWork {
+            if key != nil || changed || notice != nil || progress != lastProgress || backend.hasPendingWork {
                 terminal.paint(app.render())
             }
             lastProgress = progress
