@@ -51,7 +51,9 @@ static inline int sl_mouse_event(int *y, int *x, int *wheel_up, int *wheel_down,
 #else
     *wheel_down = 0;
 #endif
-    *click = (event.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED)) ? 1 : 0;
+    /* The press alone: with mouseinterval(0) a click also reports its
+       release, which would count as a second click. */
+    *click = (event.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)) ? 1 : 0;
     return 0;
 }
 #endif

@@ -17,8 +17,13 @@ final class BenchBackend: SearchBackend {
 
     func search(_ text: String, limit: Int, explained: Bool) -> (response: SearchResponse, microseconds: Int) {
         let start = DispatchTime.now().uptimeNanoseconds
-        let response = engine.search(SearchQuery(text, limit: limit, now: now, explainsMatches: explained))
+        let response = engine.search(SearchQuery(typing: text, limit: limit, now: now, explainsMatches: explained))
         return (response, Int((DispatchTime.now().uptimeNanoseconds - start) / 1000))
+    }
+
+    /// As the real backend: the rows on screen are highlighted on every keystroke.
+    func matchedTokens(of identifiers: [String], query: String) -> [String: Set<String>] {
+        Dictionary(uniqueKeysWithValues: identifiers.map { ($0, engine.matchedTokens(of: $0, for: query)) })
     }
 
     func open(_ result: SearchResult) -> Detail { Detail(via: "benchmark", title: result.title) }

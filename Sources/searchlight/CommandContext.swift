@@ -15,6 +15,8 @@ enum ExitStatus {
     static let busy: Int32 = 75
     static let missingInput: Int32 = 66
     static let ioError: Int32 = 74
+    /// The user interrupted: Ctrl-C in the UI, Esc or Ctrl-C in a picker.
+    static let interrupted: Int32 = 130
     static let failure: Int32 = 1
 }
 

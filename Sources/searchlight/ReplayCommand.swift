@@ -24,7 +24,8 @@ struct ReplayCommand: ParsableCommand {
 
     func validate() throws {
         if top < 1 { throw ValidationError("--top must be at least 1") }
-        if let problem = QueryLimits.problem(with: query.joined(separator: " ")) { throw ValidationError(problem) }
+        let text = query.joined(separator: " ")
+        if let problem = QueryLimits.problem(with: text) ?? QueryFilters.problem(with: text) { throw ValidationError(problem) }
     }
 
     func run() throws {

@@ -5,7 +5,7 @@ import SearchIndex
 struct SearchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "search", abstract: "Print ranked results for a query.")
 
-    @Argument(help: "The query; every term must match, as a word or a word's start.")
+    @Argument(help: "The query; every term must match, as a word or a word's start. Filters: kind:NAME, domain:D, source:item|activity|web.")
     var query: [String]
 
     @Option(help: "At most this many results.")
@@ -24,7 +24,8 @@ struct SearchCommand: ParsableCommand {
 
     func validate() throws {
         if limit < 0 { throw ValidationError("--limit must be 0 or more") }
-        if let problem = QueryLimits.problem(with: query.joined(separator: " ")) { throw ValidationError(problem) }
+        let text = query.joined(separator: " ")
+        if let problem = QueryLimits.problem(with: text) ?? QueryFilters.problem(with: text) { throw ValidationError(problem) }
     }
 
     func run() throws {
@@ -32,8 +33,8 @@ struct SearchCommand: ParsableCommand {
             let index = try CommandContext.open(global)
             let text = query.joined(separator: " ")
             let started = DispatchTime.now().uptimeNanoseconds
-            let response = index.engine.search(SearchQuery(
-                text, limit: limit, domains: domain, now: global.date, explainsMatches: explain))
+            let response = index.engine.search(try SearchQuery(
+                parsing: text, limit: limit, domains: domain, now: global.date, explainsMatches: explain))
             let took = Int((DispatchTime.now().uptimeNanoseconds - started) / 1000)
             if json {
                 try Output.json([

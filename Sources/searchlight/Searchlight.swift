@@ -10,7 +10,7 @@ struct Searchlight: ParsableCommand {
         commandName: "searchlight",
         abstract: "A terminal search browser: Core Spotlight items, activities and web markup, ranked as you type.",
         subcommands: [
-            SearchCommand.self, IndexCommand.self, OpenCommand.self, SettingsCommand.self, CrawlCommand.self, ReplayCommand.self, DemoCommand.self, BenchCommand.self,
+            SearchCommand.self, PickCommand.self, IndexCommand.self, OpenCommand.self, SettingsCommand.self, CrawlCommand.self, ReplayCommand.self, DemoCommand.self, BenchCommand.self,
         ]
     )
 
@@ -29,9 +29,10 @@ struct Searchlight: ParsableCommand {
             let clock: @Sendable () -> Date = { [now = global.now] in now.flatMap(Clock.parse) ?? Date() }
             let backend = IndexBackend(index: index, router: router, dataDirectory: global.dataDirectory, clock: clock)
             for file in imports { backend.startImport(path: file) }
-            TerminalSession.run(backend: backend)
+            let left = try TerminalSession.run(backend: backend)
             // The next start loads this engine instead of rebuilding it.
             _ = try? index.saveSnapshot()
+            if left.interrupted { throw ExitCode(ExitStatus.interrupted) }
         }
     }
 

@@ -113,7 +113,8 @@ import Testing
         // Size lines differ after the resize; every mode flag must be back.
         func flags(_ s: String) -> [String] { s.split(separator: "\n").dropFirst().map(String.init) }
         #expect(flags(before) == flags(after))
-        #expect(try String(contentsOfFile: t.file("status.txt"), encoding: .utf8).contains("exit=0"))
+        // Ctrl-C is an interrupt, as in fzf: exit 130.
+        #expect(try String(contentsOfFile: t.file("status.txt"), encoding: .utf8).contains("exit=130"))
     }
 
     @Test(.enabled(if: tmuxAvailable)) func terminalIsRestoredOnSIGTERM() throws {

@@ -66,6 +66,10 @@ final class SteadyBackend: SearchBackend {
     func deleteEverything() -> String { inner.deleteEverything() }
     func reindex() -> String { inner.reindex() }
     var progress: String? { nil }
+    func matchedTokens(of identifiers: [String], query: String) -> [String: Set<String>] {
+        inner.matchedTokens(of: identifiers, query: query)
+    }
+    func startingPoint() -> [SearchResult] { inner.startingPoint() }
 }
 
 extension TerminalApp {

@@ -23,7 +23,8 @@ import Testing
         #expect(app.state.results.map(\.uniqueIdentifier) != first)
         let screen = app.render()
         #expect(screen.lines[0].contains("Search › brent"))
-        #expect(screen.lines[0].contains("result"))
+        // fzf's position: the selected result of all that match.
+        #expect(screen.lines[0].contains("1/\(app.state.response!.total) · "))
         #expect(screen.lines[0].contains("µs"))
         #expect(screen.text.contains("[person] Brent Reid"))
     }

@@ -136,7 +136,7 @@ struct Document: Sendable {
     /// Every source that indexes this document, in `Source` order.
     @inline(__always) var sources: [Source] { sourceSet.list }
     @inline(__always) var sourceCount: Int { sourceSet.count }
-    @inline(__always) private var sourceSet: SourceSet { SourceSet(bits: UInt8(truncatingIfNeeded: offsetAndSources >> 24)) }
+    @inline(__always) var sourceSet: SourceSet { SourceSet(bits: UInt8(truncatingIfNeeded: offsetAndSources >> 24)) }
     @inline(__always) var visibility: Visibility {
         Visibility(ordinal: UInt8(truncatingIfNeeded: titleAndFlags >> 24 & 3)) ?? .restricted
     }
@@ -295,6 +295,8 @@ struct SourceSet: Sendable, Equatable, ExpressibleByArrayLiteral {
     }
 
     var count: Int { bits.nonzeroBitCount }
+
+    func contains(_ source: Source) -> Bool { bits & (1 << source.ordinal) != 0 }
 
     /// The sources in `Source` order, one shared array for each set (a
     /// result's list is then a retain, not an allocation).

@@ -45,7 +45,8 @@ public enum Replay {
     /// One answer compared with the `previous` top list (identifier, title).
     public static func step(_ query: String, in engine: SearchEngine, top: Int, now: Date, previous: [(String, String)]) -> Step {
         let start = DispatchTime.now().uptimeNanoseconds
-        let response = engine.search(SearchQuery(query, limit: top, now: now))
+        // A filter word still being typed (`kind:pho`) is left out until it is known.
+        let response = engine.search(SearchQuery(typing: query, limit: top, now: now))
         let micros = Int((DispatchTime.now().uptimeNanoseconds - start) / 1000)
         let ids = response.results.map(\.uniqueIdentifier)
         let (movements, dropped) = RankMovement.compare(previous: previous.map(\.0), current: ids)

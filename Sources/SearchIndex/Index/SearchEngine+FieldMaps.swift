@@ -649,7 +649,7 @@ extension SearchEngine {
     /// that term's documents): see `fieldMapQueryShare`.
     func searchByFieldMaps(terms: [String], matches: [TokenTrie.TermMatches], query: SearchQuery) -> SearchResponse? {
         let slotCount = documents.count
-        guard scanEnabled, terms.count >= 2, terms.count <= 8, query.domains.isEmpty,
+        guard scanEnabled, terms.count >= 2, terms.count <= 8, !query.restricts,
             slotCount > 0, slotCount >= fieldMapQueryMinimumSlots
         else { return nil }
         guard matches.allSatisfy({ answersFromCodeMaps($0) }) else { return nil }

@@ -42,6 +42,7 @@ extension SearchEngine {
             return SearchResponse(query: query.text, total: 0, results: [])
         }
         let terms = Tokenizer.queryTerms(query.text)
+        if terms.isEmpty, query.restricts { return searchByFiltersAlone(query) }
         guard !terms.isEmpty, terms.count <= QueryLimits.maximumTerms else {
             return SearchResponse(query: query.text, total: 0, results: [])
         }
@@ -78,11 +79,7 @@ extension SearchEngine {
         let expiry = expiryTest(at: query.now)
         candidateLoop: for (doc, driverHit) in candidates {
             guard let document = documents[Int(doc)], expiry.isUnexpired(doc) else { continue }
-            if !query.domains.isEmpty {
-                guard let domain = document.domainIdentifier,
-                    query.domains.contains(where: { SearchableItem.domain(domain, isWithin: $0) })
-                else { continue }
-            }
+            if query.restricts, !query.admits(document) { continue }
             var typos = 0
             var whole = 0
             var fields = 0
@@ -299,6 +296,24 @@ extension SearchEngine {
                                 sources: document.sourceCount, titleLength: document.titleLength,
                                 uniqueIdentifier: document.uniqueIdentifier),
                 views: engagements[identifier]?.count ?? 0, matches: []))
+    }
+
+    /// Every token of `identifier`'s document that a term of `text` matches,
+    /// typo matches included, in any field: what a screen highlights in
+    /// the fields it shows. Asked only for the rows on screen.
+    public func matchedTokens(of identifier: String, for text: String) -> Set<String> {
+        guard let slot = slot(of: identifier), documents[Int(slot)] != nil else { return [] }
+        let terms = Tokenizer.queryTerms(QueryFilters.parseLeniently(text).text)
+        guard terms.count <= QueryLimits.maximumTerms else { return [] }
+        var found = Set<String>()
+        for term in terms {
+            var evaluator = TermEvaluator(matches: termMatches.matches(for: term, in: trie))
+            for index in tokens.span(of: slot) {
+                let node = TokenArena.node(of: tokens.words[index])
+                if evaluator.hit(for: node, trie: trie) != nil { found.insert(trie.token(at: node)) }
+            }
+        }
+        return found
     }
 
     /// Whether `identifier` is a visible result at `now`.

@@ -117,7 +117,7 @@ extension SearchEngine {
             }
         }
         let candidateCount = candidates.isEverySlot ? documents.count : candidateSlots.count
-        let filterDomains = !query.domains.isEmpty
+        let filters = query.restricts
         let trieView = self.trie
         let documentsView = documents
         // One loop over unsafe views bound once: reading an array through
@@ -192,7 +192,7 @@ extension SearchEngine {
                 // only counted: its probes stop at the first matching token.
                 // Its rank's tier tells without the rank itself most of the
                 // time (`isBeaten`).
-                if kept.isFull, !engagedSlot, !filterDomains {
+                if kept.isFull, !engagedSlot, !filters {
                     let driverKey = driverCode.map {
                         UInt64($0 >> 3) << 56 | UInt64(($0 >> 2) & 1) << 48 | UInt64($0 & 3) << 40
                     } ?? 0
@@ -221,10 +221,8 @@ extension SearchEngine {
                     prefixOnly += UInt64((code >> 2) & 1)
                     fieldSum += UInt64(code & 3)
                 }
-                if filterDomains {
-                    guard let domain = documents[slotIndex]?.domainIdentifier,
-                        query.domains.contains(where: { SearchableItem.domain(domain, isWithin: $0) })
-                    else { continue }
+                if filters {
+                    guard let document = documents[slotIndex], query.admits(document) else { continue }
                 }
                 kept.total += 1
                 guard limit > 0 else { continue }
@@ -270,7 +268,7 @@ extension SearchEngine {
                 }
             }
             }
-            let lookingUp = coded && !filterDomains && lookups.dropFirst().allSatisfy { $0 != nil }
+            let lookingUp = coded && !filters && lookups.dropFirst().allSatisfy { $0 != nil }
             let run = lookingUp ? lookUp : scan
             // A broad query is split between the cores; each part keeps its
             // own best and count, merged after.

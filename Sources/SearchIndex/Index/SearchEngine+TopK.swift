@@ -396,7 +396,7 @@ extension SearchEngine {
     /// lists hold, and matches reaching more than `topListAnswerMinimum`
     /// documents.
     func topListsMayAnswer(_ matches: TokenTrie.TermMatches, query: SearchQuery) -> Bool {
-        guard query.domains.isEmpty, query.limit <= TopListCache.capacity / 2 else { return false }
+        guard !query.restricts, query.limit <= TopListCache.capacity / 2 else { return false }
         let reach = matches.prefix.keys.reduce(0) { $0 + trie[$1].documentCount }
         return reach > topListAnswerMinimum
     }

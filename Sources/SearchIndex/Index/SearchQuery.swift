@@ -14,13 +14,48 @@ public struct SearchQuery: Sendable, Hashable {
     /// explanation of one result at a time ask only when they show it;
     /// without them `matches` is empty and every rule's value is still there.
     public var explainsMatches: Bool
+    /// Filters written in the query (`kind:photo`), taken out of `text`.
+    public var filters: QueryFilters
 
-    public init(_ text: String, limit: Int = 20, domains: [String] = [], now: Date = Date(), explainsMatches: Bool = true) {
+    public init(
+        _ text: String, limit: Int = 20, domains: [String] = [], now: Date = Date(), explainsMatches: Bool = true,
+        filters: QueryFilters = QueryFilters()
+    ) {
         self.text = text
         self.limit = limit
         self.domains = domains
         self.now = now
         self.explainsMatches = explainsMatches
+        self.filters = filters
+    }
+
+    /// A query as typed: its filter words (`kind:photo`) become `filters`,
+    /// the rest its text.
+    public init(
+        parsing typed: String, limit: Int = 20, domains: [String] = [], now: Date = Date(), explainsMatches: Bool = true
+    ) throws(QueryFilters.Problem) {
+        let (filters, text) = try QueryFilters.parse(typed)
+        self.init(text, limit: limit, domains: domains, now: now, explainsMatches: explainsMatches, filters: filters)
+    }
+
+    /// A query being typed: filter words it does not know yet are left out.
+    public init(typing typed: String, limit: Int = 20, now: Date = Date(), explainsMatches: Bool = true) {
+        let (filters, text) = QueryFilters.parseLeniently(typed)
+        self.init(text, limit: limit, now: now, explainsMatches: explainsMatches, filters: filters)
+    }
+
+    /// Whether some results may be left out by a filter or a domain.
+    var restricts: Bool { !domains.isEmpty || !filters.isEmpty }
+
+    /// Whether `document` passes the query's domains and filters.
+    func admits(_ document: Document) -> Bool {
+        if !domains.isEmpty {
+            guard let domain = document.domainIdentifier,
+                domains.contains(where: { SearchableItem.domain(domain, isWithin: $0) })
+            else { return false }
+        }
+        return filters.isEmpty
+            || filters.admits(contentType: document.contentType, domain: document.domainIdentifier, sources: document.sourceSet)
     }
 }
 
@@ -153,4 +188,10 @@ public struct SearchResponse: Sendable, Hashable {
     /// Every matching result, not only those returned.
     public var total: Int
     public var results: [SearchResult]
+
+    public init(query: String, total: Int, results: [SearchResult]) {
+        self.query = query
+        self.total = total
+        self.results = results
+    }
 }

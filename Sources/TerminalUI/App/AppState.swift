@@ -41,8 +41,31 @@ public struct AppState: Sendable {
     public var selection = 0
     /// Selected related item in the detail pane.
     public var detailSelection = 0
+    /// First line of the detail pane shown.
+    public var detailScroll = 0
+    /// The details under the one shown (Enter on a related item pushes,
+    /// Esc pops), nearest last.
+    public var history: [DetailFrame] = []
     /// First result shown in the list.
     public var scroll = 0
+    /// First line of the preview shown (Shift-↑/↓).
+    public var previewScroll = 0
+    /// Log lines scrolled up from the newest in the inspector.
+    public var inspectorScroll = 0
+    /// Results asked of the engine: grows a page at a time as the list
+    /// is browsed toward its end.
+    public var requested = 0
+    /// Tokens each shown result matched (any field, typos included), for
+    /// highlighting, by identifier.
+    public var matchedTokens: [String: Set<String>] = [:]
+    /// Whether the list shows the starting point (recents, domains) of an empty query.
+    public var showsStartingPoint = false
+    /// A picker (`searchlight pick`): Enter chooses instead of opening.
+    public var picking = false
+    /// What the picker chose.
+    public var chosen: SearchResult?
+    /// Whether the user quit with Ctrl-C (exit 130) or left a picker with Esc.
+    public var interrupted = false
     public var mode: Mode = .search
     /// Whether the preview shows the ranking explanation.
     public var showExplanation = false
@@ -58,6 +81,13 @@ public struct AppState: Sendable {
     public var color = true
 
     public init() {}
+
+    /// A detail under the one shown, as it was left.
+    public struct DetailFrame: Sendable, Hashable {
+        public var detail: Detail
+        public var selection: Int
+        public var scroll: Int
+    }
 
     public var results: [SearchResult] { response?.results ?? [] }
     public var selected: SearchResult? { results.indices.contains(selection) ? results[selection] : nil }

@@ -120,9 +120,32 @@ public final class IndexBackend: SearchBackend {
 
     public func search(_ text: String, limit: Int, explained: Bool) -> (response: SearchResponse, microseconds: Int) {
         let start = DispatchTime.now().uptimeNanoseconds
-        let response = index.engine.search(SearchQuery(text, limit: limit, now: clock(), explainsMatches: explained))
+        let response = index.engine.search(SearchQuery(typing: text, limit: limit, now: clock(), explainsMatches: explained))
         return (response, Int((DispatchTime.now().uptimeNanoseconds - start) / 1000))
     }
+
+    public func matchedTokens(of identifiers: [String], query: String) -> [String: Set<String>] {
+        let engine = index.engine
+        return Dictionary(uniqueKeysWithValues: identifiers.map { ($0, engine.matchedTokens(of: $0, for: query)) })
+    }
+
+    /// Recently viewed items, at most this many, on an empty query.
+    public static let recentLimit = 10
+
+    public func startingPoint() -> [SearchResult] {
+        let engine = index.engine
+        let recents = engine.recentlyViewed(limit: Self.recentLimit, at: clock())
+        // Counting visits every record: kept until the index changes.
+        if domainRows?.generation != index.engineGeneration || index.engineGeneration == nil {
+            let rows = engine.counts.byDomain.sorted { $0.key < $1.key }.map { domain, count in
+                SearchResult(listing: "domain:\(domain)", title: domain, contentType: TerminalApp.domainListing,
+                             description: "\(Self.grouped(count)) item\(count == 1 ? "" : "s")")
+            }
+            domainRows = (index.engineGeneration, rows)
+        }
+        return recents + (domainRows?.rows ?? [])
+    }
+    private var domainRows: (generation: String?, rows: [SearchResult])?
 
     // MARK: - Opening
 

@@ -35,6 +35,12 @@ public protocol SearchBackend: AnyObject {
     func takeNotice() -> String?
     /// Whether an import is under way (quitting would drop it).
     var isImporting: Bool { get }
+    /// The tokens each of `identifiers` matched for `query` in any field,
+    /// typo matches included, for highlighting the rows on screen.
+    func matchedTokens(of identifiers: [String], query: String) -> [String: Set<String>]
+    /// An empty query's starting point: recently viewed results, newest
+    /// first, then a row per domain (`TerminalApp.domainListing`).
+    func startingPoint() -> [SearchResult]
 }
 
 extension SearchBackend {
@@ -46,4 +52,6 @@ extension SearchBackend {
     public func pump() -> Bool { false }
     public func takeNotice() -> String? { nil }
     public var isImporting: Bool { false }
+    public func matchedTokens(of identifiers: [String], query: String) -> [String: Set<String>] { [:] }
+    public func startingPoint() -> [SearchResult] { [] }
 }

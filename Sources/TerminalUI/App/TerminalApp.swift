@@ -5,21 +5,25 @@ import SearchIndex
 /// the state; the backend owns the index. The driver calls `handle` for every
 /// key and `render` after it.
 public final class TerminalApp {
-    public private(set) var state: AppState
+    public internal(set) var state: AppState
     public private(set) var width: Int
     public private(set) var height: Int
-    private let backend: any SearchBackend
-    private var inspectorSnapshot: InspectorSnapshot?
+    let backend: any SearchBackend
+    var inspectorSnapshot: InspectorSnapshot?
 
-    /// Results kept per query: more than a screen, so paging stays local.
-    public static let resultLimit = 100
+    /// Results asked of the engine at a time; more are paged in as the
+    /// list is browsed toward its end.
+    public static let pageSize = 100
 
-    public init(backend: any SearchBackend, width: Int, height: Int, color: Bool = true) {
+    public init(backend: any SearchBackend, width: Int, height: Int, color: Bool = true, picking: Bool = false) {
         self.backend = backend
         self.width = width
         self.height = height
         state = AppState()
         state.color = color
+        state.picking = picking
+        state.requested = Self.pageSize
+        runQuery(keepSelection: false)
     }
 
     public var shouldQuit: Bool { state.quit }
@@ -38,6 +42,13 @@ public final class TerminalApp {
         state.message = message
     }
 
+    /// Starts with `query` typed (a picker's initial query).
+    public func start(with query: String) {
+        state.query = query
+        state.cursor = query.count
+        runQuery(keepSelection: false)
+    }
+
     public func render() -> Screen {
         ScreenRenderer(state: state, inspector: inspectorSnapshot, quickActions: backend.quickActions, progress: backend.progress)
             .render(width: width, height: height)
@@ -46,6 +57,7 @@ public final class TerminalApp {
     /// Re-runs the query, as after the index changed underneath: the
     /// selection stays on its item, and an open inspector is read again.
     public func refresh() {
+        state.matchedTokens = [:]
         runQuery(keepSelection: true)
         if state.mode == .inspector || state.mode.isConfirmation { inspectorSnapshot = backend.inspector() }
     }
@@ -55,10 +67,11 @@ public final class TerminalApp {
             width = w
             height = h
             clampSelection()
+            keepDetailSelectionVisible()
             return
         }
         if key == .control("c") {
-            requestQuit()
+            requestQuit(interrupted: true)
             return
         }
         state.message = nil
@@ -72,249 +85,110 @@ public final class TerminalApp {
         }
     }
 
-    // MARK: - Search
-
-    private var layout: Layout { Layout(width: width, height: height) }
-
-    private func handleSearch(_ key: Key) {
-        var characters = Array(state.query)
-        let before = state.query
-        switch key {
-        case .character("?") where state.query.isEmpty:
-            state.mode = .help
-            return
-        case .character(let c):
-            characters.insert(c, at: state.cursor)
-            state.cursor += 1
-        case .backspace, .control("h"):
-            if state.cursor > 0 {
-                characters.remove(at: state.cursor - 1)
-                state.cursor -= 1
-            }
-        case .delete, .control("d"):
-            if state.cursor < characters.count { characters.remove(at: state.cursor) }
-        case .left, .control("b"): state.cursor = max(0, state.cursor - 1)
-        case .right, .control("f"): state.cursor = min(characters.count, state.cursor + 1)
-        case .home, .control("a"): state.cursor = 0
-        case .end, .control("e"): state.cursor = characters.count
-        case .control("u"):
-            characters.removeSubrange(0..<state.cursor)
-            state.cursor = 0
-        case .control("w"):
-            var start = state.cursor
-            while start > 0, characters[start - 1] == " " { start -= 1 }
-            while start > 0, characters[start - 1] != " " { start -= 1 }
-            characters.removeSubrange(start..<state.cursor)
-            state.cursor = start
-        case .up, .control("p"), .control("k"): move(by: -1)
-        case .down, .control("n"), .control("j"): move(by: 1)
-        case .pageUp: move(by: -layout.visibleItems)
-        case .pageDown: move(by: layout.visibleItems)
-        case .wheelUp: move(by: -1)
-        case .wheelDown: move(by: 1)
-        case .click(let row, let column): click(row: row, column: column)
-        case .enter: openSelection()
-        case .tab:
-            state.showExplanation.toggle()
-            if state.showExplanation, state.response != nil {
-                // The same query again, now naming the matched tokens; the
-                // rank movements of the last keystroke stay as they were.
-                let (response, micros) = backend.search(state.query, limit: Self.resultLimit, explained: true)
-                state.response = response
-                state.microseconds = micros
-                clampSelection()
-            }
-        case .function(1): state.mode = .help
-        case .control("t"), .function(2): showInspector()
-        case .control("o"), .function(3): state.mode = .quickActions(selection: 0)
-        case .escape:
-            if state.query.isEmpty {
-                requestQuit()
-            } else {
-                characters = []
-                state.cursor = 0
-            }
-        default:
-            break
-        }
-        let query = String(characters)
-        if query != before {
-            state.query = query
-            runQuery(keepSelection: false)
-        }
-    }
-
-    /// Quits, after asking when an import would be dropped.
-    private func requestQuit() {
+    /// Quits, after asking when an import would be dropped. Ctrl-C and a
+    /// picker's Esc quit as interrupted (exit 130).
+    func requestQuit(interrupted: Bool = false) {
         if backend.isImporting, state.mode != .confirm(.quitDuringImport) {
             state.mode = .confirm(.quitDuringImport)
         } else {
+            state.interrupted = state.interrupted || interrupted || state.picking
             state.quit = true
         }
     }
 
-    private func runQuery(keepSelection: Bool) {
+    var layout: Layout { Layout(width: width, height: height) }
+
+    /// Where the list's entries are drawn now.
+    var entries: Layout.Entries { layout.entries(startingPoint: state.showsStartingPoint) }
+
+    // MARK: - Query
+
+    func runQuery(keepSelection: Bool) {
         let previousSelection = state.selected?.uniqueIdentifier
-        let previous = state.results.prefix(layout.visibleItems).map { ($0.uniqueIdentifier, $0.title) }
+        let previous = state.showsStartingPoint ? [] : state.results.prefix(entries.count).map { ($0.uniqueIdentifier, $0.title) }
         defer {
-            if showMovement {
-                let shown = state.results.prefix(layout.visibleItems).map(\.uniqueIdentifier)
-                let (movements, dropped) = RankMovement.compare(previous: previous.map(\.0), current: shown)
-                state.movements = Dictionary(zip(shown, movements), uniquingKeysWith: { a, _ in a })
-                let titles = Dictionary(previous, uniquingKeysWith: { a, _ in a })
-                state.dropped = dropped.map { titles[$0] ?? $0 }
-            }
+            if showMovement { compareWithPrevious(previous) }
         }
-        state.queryError = QueryLimits.problem(with: state.query)
-        if state.queryError != nil || state.query.trimmingCharacters(in: .whitespaces).isEmpty {
+        if !keepSelection { state.requested = Self.pageSize }
+        state.queryError = QueryLimits.problem(with: state.query) ?? QueryFilters.problem(with: state.query)
+        state.showsStartingPoint = false
+        if state.queryError != nil {
             state.response = nil
             state.microseconds = 0
+        } else if state.query.trimmingCharacters(in: .whitespaces).isEmpty {
+            // Spotlight's starting point: what was viewed, then each domain.
+            let entries = backend.startingPoint()
+            state.response = SearchResponse(query: "", total: entries.count, results: entries)
+            state.microseconds = 0
+            state.showsStartingPoint = true
         } else {
             // The explanation's matched tokens only while it is shown (Tab).
-            let (response, micros) = backend.search(state.query, limit: Self.resultLimit, explained: state.showExplanation)
+            let (response, micros) = backend.search(state.query, limit: state.requested, explained: state.showExplanation)
             state.response = response
             state.microseconds = micros
         }
         if !keepSelection {
             state.selection = 0
             state.scroll = 0
+            state.matchedTokens = [:]
         } else if let selected = previousSelection, let index = state.results.firstIndex(where: { $0.uniqueIdentifier == selected }) {
             // The selection follows its item; when the item is gone it
             // stays at the same rank.
             state.selection = index
         }
+        if state.selected?.uniqueIdentifier != previousSelection { state.previewScroll = 0 }
         clampSelection()
+        findMatchedTokens()
     }
 
-    private func move(by delta: Int) {
+    private func compareWithPrevious(_ previous: [(String, String)]) {
+        let shown = state.showsStartingPoint ? [] : state.results.prefix(entries.count).map(\.uniqueIdentifier)
+        let (movements, dropped) = RankMovement.compare(previous: previous.map(\.0), current: shown)
+        state.movements = Dictionary(zip(shown, movements), uniquingKeysWith: { a, _ in a })
+        let titles = Dictionary(previous, uniquingKeysWith: { a, _ in a })
+        state.dropped = dropped.map { titles[$0] ?? $0 }
+    }
+
+    /// Asks which tokens the rows on screen matched, for those not known yet.
+    func findMatchedTokens() {
+        guard !state.showsStartingPoint, !state.results.isEmpty else { return }
+        let shown = state.results[state.scroll..<min(state.results.count, state.scroll + entries.count)]
+        let unknown = shown.map(\.uniqueIdentifier).filter { state.matchedTokens[$0] == nil }
+        guard !unknown.isEmpty else { return }
+        state.matchedTokens.merge(backend.matchedTokens(of: unknown, query: state.query)) { _, new in new }
+    }
+
+    // MARK: - Selection
+
+    func move(by delta: Int) {
+        let before = state.selection
         state.selection += delta
+        pageInIfNeeded()
         clampSelection()
+        if state.selection != before { state.previewScroll = 0 }
+        findMatchedTokens()
     }
 
-    private func clampSelection() {
+    /// Asks the engine for the next page when the selection nears the end
+    /// of the results it has and more match.
+    private func pageInIfNeeded() {
+        guard !state.showsStartingPoint, let response = state.response,
+            state.selection >= response.results.count - entries.count, response.total > response.results.count
+        else { return }
+        state.requested = max(state.requested, response.results.count) + Self.pageSize
+        let selection = state.selection
+        let (more, micros) = backend.search(state.query, limit: state.requested, explained: state.showExplanation)
+        state.response = more
+        state.microseconds = micros
+        state.selection = selection
+    }
+
+    func clampSelection() {
         let count = state.results.count
         state.selection = count == 0 ? 0 : min(max(0, state.selection), count - 1)
-        let visible = layout.visibleItems
+        let visible = entries.count
         if state.selection < state.scroll { state.scroll = state.selection }
         if state.selection >= state.scroll + visible { state.scroll = state.selection - visible + 1 }
         state.scroll = max(0, min(state.scroll, max(0, count - visible)))
-    }
-
-    private func click(row: Int, column: Int) {
-        let list = layout.list
-        guard row >= list.top, row < list.bottom, column >= list.left, column < list.right else { return }
-        let index = state.scroll + (row - list.top) / layout.rowsPerItem
-        if index < state.results.count {
-            if index == state.selection {
-                openSelection()
-            } else {
-                state.selection = index
-            }
-        }
-    }
-
-    private func openSelection() {
-        guard let selected = state.selected else { return }
-        state.detailSelection = 0
-        state.mode = .detail(backend.open(selected))
-        // Opening records an engagement: the list behind follows.
-        runQuery(keepSelection: true)
-    }
-
-    // MARK: - Detail
-
-    private func handleDetail(_ key: Key, _ detail: Detail) {
-        switch key {
-        case .escape, .backspace, .control("h"):
-            state.mode = .search
-        case .up, .control("p"), .control("k"):
-            state.detailSelection = max(0, state.detailSelection - 1)
-        case .down, .control("n"), .control("j"):
-            state.detailSelection = min(max(0, detail.related.count - 1), state.detailSelection + 1)
-        case .enter:
-            guard detail.related.indices.contains(state.detailSelection) else { return }
-            let next = backend.open(identifier: detail.related[state.detailSelection].identifier)
-            state.detailSelection = 0
-            state.mode = .detail(next)
-            runQuery(keepSelection: true)
-        case .function(1):
-            state.mode = .help
-        default:
-            break
-        }
-    }
-
-    // MARK: - Inspector
-
-    private func showInspector() {
-        inspectorSnapshot = backend.inspector()
-        state.mode = .inspector
-    }
-
-    private func handleInspector(_ key: Key) {
-        switch key {
-        case .escape, .control("t"), .function(2):
-            state.mode = .search
-        case .character("p"):
-            state.message = backend.togglePreference()
-            afterChange()
-        case .character("d"):
-            if let id = state.selected?.uniqueIdentifier { state.mode = .confirm(.deleteItem(id)) } else { state.message = "nothing selected" }
-        case .character("D"):
-            if let domain = state.selected?.domainIdentifier { state.mode = .confirm(.deleteDomain(domain)) } else { state.message = "the selection has no domain" }
-        case .character("X"):
-            state.mode = .confirm(.deleteEverything)
-        case .character("r"):
-            state.mode = .confirm(.reindex)
-        default:
-            break
-        }
-    }
-
-    private func handleConfirm(_ key: Key, _ confirmation: AppState.Confirmation) {
-        switch key {
-        case .character("y"), .character("Y"):
-            switch confirmation {
-            case .deleteItem(let id): state.message = backend.deleteItem(id)
-            case .deleteDomain(let domain): state.message = backend.deleteDomain(domain)
-            case .deleteEverything: state.message = backend.deleteEverything()
-            case .reindex: state.message = backend.reindex()
-            case .quitDuringImport:
-                state.quit = true
-                return
-            }
-            state.mode = .inspector
-            afterChange()
-        case .character("n"), .character("N"), .escape:
-            state.mode = confirmation == .quitDuringImport ? .search : .inspector
-            state.message = "cancelled"
-        default:
-            break
-        }
-    }
-
-    private func afterChange() {
-        runQuery(keepSelection: true)
-        inspectorSnapshot = backend.inspector()
-    }
-
-    // MARK: - Quick actions
-
-    private func handleQuickActions(_ key: Key, _ selection: Int) {
-        let count = backend.quickActions.count
-        switch key {
-        case .escape, .control("o"), .function(3):
-            state.mode = .search
-        case .up, .control("p"), .control("k"):
-            state.mode = .quickActions(selection: max(0, selection - 1))
-        case .down, .control("n"), .control("j"):
-            state.mode = .quickActions(selection: min(max(0, count - 1), selection + 1))
-        case .enter:
-            guard backend.quickActions.indices.contains(selection) else { return }
-            state.detailSelection = 0
-            state.mode = .detail(backend.runQuickAction(backend.quickActions[selection].type))
-        default:
-            break
-        }
     }
 }

@@ -96,10 +96,12 @@ public final class DemoPlayer {
     /// A screen-independent summary: the step, the query and the top
     /// results with their movement since the last summary.
     private func record(_ line: DemoScript.Line) {
-        let results = Array(app.state.results.prefix(top))
+        // An empty query's starting point is not an answer: summarised as none.
+        let answered = !app.state.showsStartingPoint
+        let results = answered ? Array(app.state.results.prefix(top)) : []
         let (movements, dropped) = RankMovement.compare(previous: lastTop.map(\.0), current: results.map(\.uniqueIdentifier))
         let titles = Dictionary(lastTop, uniquingKeysWith: { a, _ in a })
-        var out = ["[\(line.number)] \(Self.describe(line.step))  query “\(app.state.query)”  \(app.state.response?.total ?? 0) result\(app.state.response?.total == 1 ? "" : "s")"]
+        var out = ["[\(line.number)] \(Self.describe(line.step))  query “\(app.state.query)”  \(answered ? app.state.response?.total ?? 0 : 0) result\(answered && app.state.response?.total == 1 ? "" : "s")"]
         if let message = app.state.message { out.append("    \(message)") }
         if case .detail(let detail) = app.state.mode { out.append("    detail: \(detail.title) — \(detail.via)") }
         for (rank, result) in results.enumerated() {

@@ -33,6 +33,23 @@ struct Layout {
     var statusRow: Int { height - 1 }
     var visibleItems: Int { max(1, list.height / rowsPerItem) }
 
+    /// Where the list's entries go: an empty query's starting point has a
+    /// line of hint on top, then one row an entry.
+    struct Entries {
+        var top: Int
+        var rowsPerItem: Int
+        var count: Int
+    }
+
+    func entries(startingPoint: Bool) -> Entries {
+        startingPoint
+            ? Entries(top: list.top + 1, rowsPerItem: 1, count: max(1, list.height - 1))
+            : Entries(top: list.top, rowsPerItem: rowsPerItem, count: visibleItems)
+    }
+
+    /// The detail pane's lines: between the search bar and the status line.
+    var detailRows: Range<Int> { 2..<max(2, statusRow) }
+
     init(width: Int, height: Int) {
         self.width = width
         self.height = height

@@ -17,11 +17,11 @@ public struct ScreenRenderer {
 
     // MARK: - Styles
 
-    private func style(_ s: Style) -> Style { state.color ? s : s.withoutColor }
-    private var highlight: Style { style(Style(bold: true, underline: true, foreground: .accent)) }
-    private var badge: Style { style(Style(foreground: .badge)) }
-    private var muted: Style { style(Style(dim: true, foreground: .muted)) }
-    private var heading: Style { style(Style(bold: true)) }
+    func style(_ s: Style) -> Style { state.color ? s : s.withoutColor }
+    var highlight: Style { style(Style(bold: true, underline: true, foreground: .accent)) }
+    var badge: Style { style(Style(foreground: .badge)) }
+    var muted: Style { style(Style(dim: true, foreground: .muted)) }
+    var heading: Style { style(Style(bold: true)) }
 
     public func render(width: Int, height: Int) -> Screen {
         var screen = Screen(width: width, height: height)
@@ -55,13 +55,12 @@ public struct ScreenRenderer {
     // MARK: - Search bar
 
     private func drawSearchBar(_ screen: inout Screen, _ layout: Layout) {
-        let prompt = "Search › "
-        var right = ""
-        if let problem = state.queryError {
-            right = "refused: \(problem)"
-        } else if let response = state.response, !state.query.isEmpty {
-            right = "\(response.total) result\(response.total == 1 ? "" : "s") · \(state.microseconds) µs"
-        }
+        // Narrow, the prompt shortens and the count and time give way:
+        // the query itself always stays in view.
+        let prompt = layout.width < 30 ? "› " : "Search › "
+        let queryWidth = DisplayWidth.of(Terminal.visibleText(state.query))
+        let room = layout.width - DisplayWidth.of(prompt) - queryWidth - 2
+        let right = barCounts().first { DisplayWidth.of($0) <= room } ?? ""
         let rightWidth = DisplayWidth.of(right)
         let fieldEnd = max(prompt.count + 4, layout.width - rightWidth - 1)
         var x = screen.write(prompt, row: 0, column: 0, style: heading)
@@ -95,6 +94,31 @@ public struct ScreenRenderer {
         screen.write(String(repeating: "─", count: layout.width), row: 1, column: 0, style: muted)
     }
 
+    /// The bar's right side, longest first: the first that fits is shown.
+    private func barCounts() -> [String] {
+        if let problem = state.queryError {
+            let short = problem.components(separatedBy: " (").first ?? problem
+            return ["refused: \(problem)", "refused: \(short)", "refused"]
+        }
+        guard let response = state.response, !state.showsStartingPoint else { return [] }
+        let total = Self.grouped(response.total)
+        let time = "\(state.microseconds) µs"
+        guard response.total > 0 else { return ["0 results · \(time)", "0 results", "0"] }
+        let position = "\(state.selection + 1)/\(total)"
+        return ["\(position) · \(time)", position, total]
+    }
+
+    /// `14801` as `14,801`.
+    static func grouped(_ n: Int) -> String {
+        let digits = Array(String(n))
+        var out = ""
+        for (i, d) in digits.enumerated() {
+            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(d)
+        }
+        return out
+    }
+
     // MARK: - Results
 
     private func drawResults(_ screen: inout Screen, _ layout: Layout) {
@@ -104,16 +128,11 @@ public struct ScreenRenderer {
         } else {
             for row in list.top..<list.bottom { screen.write("│", row: row, column: list.right, style: muted) }
         }
-        if state.query.isEmpty {
-            let lines = ["Type to search colleagues, shows, photos and web pages.",
-                         "Try: brent · aurora · 北极光 · 555-010 · drama", "F1 or ? shows every key."]
-            var row = list.top
-            for line in lines {
-                for part in line.wrapped(toColumns: list.width - 2) where row < list.bottom {
-                    screen.write(part, row: row, column: list.left + 1, style: row == list.top ? heading : muted)
-                    row += 1
-                }
-            }
+        if state.showsStartingPoint {
+            drawStartingPoint(&screen, layout)
+            return
+        }
+        if state.query.trimmingCharacters(in: .whitespaces).isEmpty || state.queryError != nil {
             drawPreviewHint(&screen, layout)
             return
         }
@@ -137,6 +156,33 @@ public struct ScreenRenderer {
         if let selected = state.selected { drawPreview(selected, &screen, layout) }
     }
 
+    /// An empty query: a hint, then recently viewed items and each domain.
+    private func drawStartingPoint(_ screen: inout Screen, _ layout: Layout) {
+        let list = layout.list, entries = layout.entries(startingPoint: true)
+        let recents = state.results.contains { $0.contentType != TerminalApp.domainListing }
+        let hint = state.results.isEmpty
+            ? "Type to search colleagues, shows, photos and web pages."
+            : recents ? "Type to search · recently viewed, then by domain:" : "Type to search, or browse by domain:"
+        screen.write(hint.truncated(toColumns: list.width - 1), row: list.top, column: list.left + 1, style: heading)
+        for (slot, index) in (state.scroll..<min(state.results.count, state.scroll + entries.count)).enumerated() {
+            let result = state.results[index], row = entries.top + slot, selected = index == state.selection
+            let isDomain = result.contentType == TerminalApp.domainListing
+            var x = screen.write(selected ? "▸ " : "  ", row: row, column: list.left, limit: list.right, style: selected ? heading : .plain)
+            x = screen.write(isDomain ? "[domain] " : "[\(Describe.badge(result.contentType))] ", row: row, column: x, limit: list.right, style: badge)
+            let text = isDomain ? "\(result.title) · \(result.attributes.contentDescription ?? "")" : result.title
+            screen.write(text.truncated(toColumns: max(0, list.right - x)), row: row, column: x, limit: list.right)
+            if selected { screen.restyle(row: row, from: list.left, to: list.right) { $0.reverse = true } }
+        }
+        if let selected = state.selected {
+            drawPreview(selected, &screen, layout)
+        } else {
+            let lines = ["Try: brent · aurora · 北极光 · 555-010 · drama", "kind:photo · domain:com.example.tv · F1 or ? keys"]
+            for (i, line) in lines.enumerated() where entries.top + i < list.bottom {
+                screen.write(line.truncated(toColumns: list.width - 2), row: entries.top + i, column: list.left + 1, style: muted)
+            }
+        }
+    }
+
     private func drawResult(_ result: SearchResult, selected: Bool, top: Int, layout: Layout, screen: inout Screen) {
         let list = layout.list
         let limit = list.right
@@ -156,8 +202,8 @@ public struct ScreenRenderer {
         }
         if selected { screen.restyle(row: top, from: list.left, to: limit) { $0.reverse = true } }
         guard layout.rowsPerItem >= 3 else { return }
-        let description = result.attributes.contentDescription ?? result.uniqueIdentifier
-        screen.write(description.truncated(toColumns: list.width - 4), row: top + 1, column: list.left + 4, limit: limit, style: muted)
+        let description = (result.attributes.contentDescription ?? result.uniqueIdentifier).truncated(toColumns: list.width - 4)
+        writeHighlighted(description, for: result, row: top + 1, column: list.left + 4, limit: limit, style: muted, &screen)
         if let thumbnail = Describe.thumbnail(result.attributes.thumbnail) {
             var tx = list.left + 4
             if let hex = result.attributes.thumbnail?.dominantColor, let rgb = RGB(hex: hex), state.color {
@@ -168,153 +214,37 @@ public struct ScreenRenderer {
         }
     }
 
+    /// Writes `text` with the words the query matched in `result` highlighted.
+    func writeHighlighted(
+        _ text: String, for result: SearchResult, row: Int, column: Int, limit: Int, style base: Style, _ screen: inout Screen
+    ) {
+        let matcher = MatchHighlighter(tokens: state.matchedTokens[result.uniqueIdentifier] ?? [], query: state.query)
+        let marked = matcher.offsets(in: text)
+        guard !marked.isEmpty else {
+            screen.write(text, row: row, column: column, limit: limit, style: base)
+            return
+        }
+        var x = column
+        for (offset, character) in text.enumerated() {
+            x = screen.write(String(character), row: row, column: x, limit: limit,
+                             style: marked.contains(offset) && character != "…" ? highlight : base)
+        }
+    }
+
     private func drawPreviewHint(_ screen: inout Screen, _ layout: Layout) {
         let p = layout.preview
         guard p.height > 0 else { return }
         screen.write("The preview follows the selection.", row: p.top, column: p.left, limit: p.right, style: muted)
     }
 
-    private func drawPreview(_ result: SearchResult, _ screen: inout Screen, _ layout: Layout) {
-        let p = layout.preview
-        guard p.height > 0, p.width > 4 else { return }
-        var lines: [(String, Style)] = []
-        lines.append((result.title, heading))
-        lines.append(("\(Describe.badge(result.contentType)) · \(result.uniqueIdentifier)", badge))
-        lines.append(("sources: \(Describe.sources(result.sources))", muted))
-        lines.append(("visibility: \(result.visibility.rawValue)", muted))
-        if let domain = result.domainIdentifier { lines.append(("domain: \(domain)", muted)) }
-        if state.showExplanation {
-            lines.append(("why here:", heading))
-            for line in result.explanation.lines { lines.append(("  " + line, .plain)) }
-        }
-        for (label, value) in Describe.facts(result.attributes) {
-            lines.append(("\(label): \(value)", .plain))
-        }
-        if !state.showExplanation { lines.append(("Tab shows why it ranks here.", muted)) }
-        var row = p.top
-        for (text, lineStyle) in lines {
-            for part in text.wrapped(toColumns: p.width) {
-                guard row < p.bottom else { return }
-                screen.write(part, row: row, column: p.left, limit: p.right, style: lineStyle)
-                row += 1
-            }
-        }
-    }
-
-    // MARK: - Detail
-
-    private func drawDetail(_ detail: Detail, _ screen: inout Screen, _ layout: Layout) {
-        let width = layout.width - 2
-        var lines: [(String, Style)] = [
-            (detail.title, heading), (detail.subtitle, badge), (detail.via, muted),
-        ]
-        if let url = detail.browserURL {
-            lines.append(("This opens in the browser (not run here): \(url)", highlight))
-        }
-        for fact in detail.facts { lines.append(("\(fact.label): \(fact.value)", .plain)) }
-        if !detail.actions.isEmpty {
-            lines.append(("Actions (shown, not run):", heading))
-            for action in detail.actions { lines.append(("  • " + action, .plain)) }
-        }
-        var relatedRows: [Int: Bool] = [:]
-        if !detail.related.isEmpty {
-            var lastHeading = ""
-            for (index, related) in detail.related.enumerated() {
-                if related.heading != lastHeading {
-                    lines.append((related.heading + ":", heading))
-                    lastHeading = related.heading
-                }
-                relatedRows[lines.count] = index == state.detailSelection
-                lines.append(((index == state.detailSelection ? "▸ " : "  ") + related.title + "  " + related.identifier, .plain))
-            }
-        }
-        var row = 2
-        for (index, (text, lineStyle)) in lines.enumerated() where !text.isEmpty {
-            for part in text.wrapped(toColumns: width) {
-                guard row < layout.statusRow else { return }
-                screen.write(part, row: row, column: 1, limit: layout.width - 1, style: lineStyle)
-                if relatedRows[index] == true { screen.restyle(row: row, from: 1, to: layout.width - 1) { $0.reverse = true } }
-                row += 1
-            }
-        }
-    }
-
-    // MARK: - Overlays
-
-    static let keyHelp: [(String, String)] = [
-        ("type", "search as you type (every word must match)"),
-        ("↑ ↓  Ctrl-P Ctrl-N  Ctrl-K Ctrl-J", "move the selection"),
-        ("PgUp PgDn", "move a page"),
-        ("← →  Home End  Ctrl-A Ctrl-E", "move in the query"),
-        ("Backspace  Delete", "delete a character"),
-        ("Ctrl-U  Ctrl-W", "delete to the start, the word before"),
-        ("Enter", "open the selection (router, detail, engagement)"),
-        ("Tab", "show why a result ranks where it does"),
-        ("Ctrl-O  F3", "quick actions"),
-        ("Ctrl-T  F2", "inspector: counts, log, preference, delete, re-index"),
-        ("Esc", "back; on the search screen clear, then quit"),
-        ("F1  ?", "this help (? when the query is empty)"),
-        ("Ctrl-C", "quit"),
-        ("mouse", "wheel moves, click selects"),
-    ]
-
-    private func drawHelp(_ screen: inout Screen, _ layout: Layout) {
-        var row = 2
-        screen.write("Keys", row: row, column: 1, style: heading)
-        row += 1
-        let keyWidth = min(34, layout.width / 2)
-        for (keys, meaning) in Self.keyHelp where row < layout.statusRow {
-            screen.write(keys, row: row, column: 1, limit: keyWidth, style: badge)
-            screen.write(meaning, row: row, column: keyWidth + 1, limit: layout.width - 1)
-            row += 1
-        }
-    }
-
-    private func drawInspector(_ screen: inout Screen, _ layout: Layout) {
-        guard let inspector else { return }
-        var lines: [(String, Style)] = [("Inspector", heading)]
-        lines.append(("indexing preference: \(inspector.preference.rawValue)  (p toggles)", .plain))
-        lines.append(("by source: " + inspector.bySource.map { "\($0) \($1)" }.joined(separator: " · "), .plain))
-        lines.append(("by domain:", heading))
-        for (domain, count) in inspector.byDomain { lines.append(("  \(domain) \(count)", .plain)) }
-        let target = state.selected.map { "\($0.uniqueIdentifier)" } ?? "nothing selected"
-        lines.append(("d delete \(target) · D delete its domain · X delete everything · r re-index", badge))
-        lines.append(("log (newest last):", heading))
-        let room = max(0, layout.statusRow - 2 - lines.count)
-        for (time, kind, detail) in inspector.log.suffix(room) { lines.append(("  \(time) \(kind) \(detail)", muted)) }
-        var row = 2
-        for (text, lineStyle) in lines where row < layout.statusRow {
-            screen.write(text.truncated(toColumns: layout.width - 2), row: row, column: 1, limit: layout.width - 1, style: lineStyle)
-            row += 1
-        }
-    }
-
-    private func drawQuickActions(_ selection: Int, _ screen: inout Screen, _ layout: Layout) {
-        var row = 2
-        screen.write("Quick actions", row: row, column: 1, style: heading)
-        row += 1
-        for (index, action) in quickActions.enumerated() where row < layout.statusRow {
-            let text = (index == selection ? "▸ " : "  ") + action.title + (action.subtitle.isEmpty ? "" : " — " + action.subtitle)
-            screen.write(text.truncated(toColumns: layout.width - 2), row: row, column: 1, limit: layout.width - 1)
-            if index == selection { screen.restyle(row: row, from: 1, to: layout.width - 1) { $0.reverse = true } }
-            row += 1
-        }
-    }
-
-    private func drawConfirm(_ confirmation: AppState.Confirmation, _ screen: inout Screen, _ layout: Layout) {
-        let text = confirmation.question + " (y/n)"
-        let row = max(2, layout.height / 2)
-        screen.write(String(repeating: " ", count: layout.width), row: row, column: 0)
-        screen.write(text.truncated(toColumns: layout.width - 2), row: row, column: 1, style: style(Style(bold: true, reverse: true, foreground: .alert)))
-    }
-
     private func drawStatus(_ screen: inout Screen, _ layout: Layout) {
         let hint: String
         switch state.mode {
+        case .search where state.picking: hint = "↑↓ move · Enter choose · Esc cancel · F1 keys"
         case .search: hint = "↑↓ move · Enter open · Tab why · ^O actions · ^T inspector · F1 keys · ^C quit"
-        case .detail: hint = "Esc back · ↑↓ related · Enter open related · ^C quit"
-        case .help: hint = "Esc back"
-        case .inspector: hint = "p preference · d/D/X delete · r re-index · Esc back"
+        case .detail: hint = "Esc back · ↑↓ related · PgUp/PgDn scroll · Enter open related · ^C quit"
+        case .help: hint = "any key goes back"
+        case .inspector: hint = "p preference · d/D/X delete · r re-index · ↑↓ PgUp/PgDn log · Esc back"
         case .quickActions: hint = "↑↓ choose · Enter run · Esc back"
         case .confirm: hint = "y yes · n no"
         }

@@ -3,8 +3,17 @@
 /// The driver places every cell at the column this says, so a disagreement
 /// with the terminal can only ever affect that one cell.
 public enum DisplayWidth {
+    /// Columns of one grapheme cluster: its first scalar's, except that a
+    /// flag (two regional indicators) and an emoji-presentation sequence
+    /// (a symbol followed by VS16) take two. ZWJ sequences (families) are
+    /// one cluster, so they count as their first emoji, as terminals draw them.
     public static func of(_ character: Character) -> Int {
-        guard let scalar = character.unicodeScalars.first else { return 0 }
+        let scalars = character.unicodeScalars
+        guard let scalar = scalars.first else { return 0 }
+        if scalars.count > 1 {
+            if scalars.filter({ (0x1F1E6...0x1F1FF).contains($0.value) }).count >= 2 { return 2 }
+            if scalars.contains(where: { $0.value == 0xFE0F }), scalar.properties.isEmoji { return 2 }
+        }
         return of(scalar)
     }
 

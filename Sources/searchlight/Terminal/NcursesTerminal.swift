@@ -10,10 +10,22 @@ final class NcursesTerminal {
     private(set) var colorAvailable = false
     private var open = false
 
-    /// Starts curses mode. `color` is false under `NO_COLOR`.
-    init(color: Bool) {
+    /// Starts curses mode. `color` is false under `NO_COLOR`. With
+    /// `onTTY` the screen is drawn on, and keys read from, `/dev/tty`, so
+    /// that standard output stays free for a picker's answer.
+    init(color: Bool, onTTY: Bool = false) throws {
         setlocale(LC_ALL, "")
-        initscr()
+        if onTTY {
+            guard let tty = fopen("/dev/tty", "r+") else {
+                throw CommandFailure(message: "pick needs a terminal (/dev/tty could not be opened)", code: ExitStatus.usage)
+            }
+            guard let screen = newterm(nil, tty, tty) else {
+                throw CommandFailure(message: "pick could not start the terminal on /dev/tty", code: ExitStatus.usage)
+            }
+            set_term(screen)
+        } else {
+            initscr()
+        }
         open = true
         Self.installSignalHandlers()
         raw()
@@ -60,7 +72,28 @@ final class NcursesTerminal {
         let status = sl_get_key(&code)
         if status == sl_err() { return nil }
         if status == KEY_CODE_YES { return functionKey(Int32(code)) }
+        if code == 27 { return escapeOrAlt() }
         return characterKey(UInt32(code))
+    }
+
+    /// Esc, or Alt plus the key that follows it at once (a terminal sends
+    /// Alt-B as ESC b): a lone Esc is one with nothing after it within
+    /// the usual short delay.
+    private func escapeOrAlt() -> Key {
+        wtimeout(sl_stdscr(), 25)
+        var next: wint_t = 0
+        let status = sl_get_key(&next)
+        guard status != sl_err() else { return .escape }
+        if status != KEY_CODE_YES {
+            switch UInt32(next) {
+            case 127, 8: return .alt("\u{7F}")
+            case 32..<127: return .alt(Character(UnicodeScalar(UInt32(next))!))
+            default: break
+            }
+        }
+        // Not an Alt key: the key after the Esc is read next, not lost.
+        if status == KEY_CODE_YES { ungetch(Int32(next)) } else { unget_wch(wchar_t(next)) }
+        return .escape
     }
 
     private func functionKey(_ code: Int32) -> Key? {
@@ -76,12 +109,13 @@ final class NcursesTerminal {
         case KEY_BACKSPACE: return .backspace
         case KEY_DC: return .delete
         case KEY_ENTER: return .enter
+        case KEY_SR: return .shiftUp
+        case KEY_SF: return .shiftDown
         case sl_key_resize(): return .resize(width: width, height: height)
         case sl_key_mouse():
             var y: Int32 = 0, x: Int32 = 0, up: Int32 = 0, down: Int32 = 0, click: Int32 = 0
             guard sl_mouse_event(&y, &x, &up, &down, &click) == 0 else { return nil }
-            if up != 0 { return .wheelUp }
-            if down != 0 { return .wheelDown }
+            if up != 0 || down != 0 { return .wheel(up: up != 0, row: Int(y), column: Int(x)) }
             if click != 0 { return .click(row: Int(y), column: Int(x)) }
             return nil
         case KEY_F0 + 1...KEY_F0 + 12: return .function(Int(code - KEY_F0))

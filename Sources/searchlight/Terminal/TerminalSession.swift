@@ -4,12 +4,15 @@ import TerminalUI
 /// Runs the terminal UI: the screen model on this (main) thread, painted by
 /// the ncurses driver after every key, until the user quits.
 enum TerminalSession {
-    static func run(backend: any SearchBackend) {
+    /// Returns the state the user left (a picker's choice, an interrupt).
+    @discardableResult
+    static func run(backend: any SearchBackend, picking: Bool = false, query: String = "") throws -> AppState {
         let color = ProcessInfo.processInfo.environment["NO_COLOR"].map { $0.isEmpty } ?? true
-        let terminal = NcursesTerminal(color: color)
+        let terminal = try NcursesTerminal(color: color, onTTY: picking)
         defer { terminal.close() }
         let app = TerminalApp(backend: backend, width: terminal.width, height: terminal.height,
-                              color: terminal.colorAvailable)
+                              color: terminal.colorAvailable, picking: picking)
+        if !query.isEmpty { app.start(with: query) }
         terminal.paint(app.render())
         var lastProgress: String?
         while !app.shouldQuit {
@@ -27,6 +30,7 @@ enum TerminalSession {
             }
             lastProgress = progress
         }
+        return app.state
     }
 }
 
@@ -34,7 +38,7 @@ extension TerminalSession {
     /// Plays a demo at a human pace: space pauses, → steps, Esc leaves.
     static func runDemo(script: DemoScript, backend: any SearchBackend, clock: DemoClock, speed: Double) {
         let color = ProcessInfo.processInfo.environment["NO_COLOR"].map { $0.isEmpty } ?? true
-        let terminal = NcursesTerminal(color: color)
+        guard let terminal = try? NcursesTerminal(color: color) else { return }
         defer { terminal.close() }
         let app = TerminalApp(backend: backend, width: terminal.width, height: terminal.height, color: terminal.colorAvailable)
         let player = DemoPlayer(script: script, app: app, backend: backend, clock: clock)

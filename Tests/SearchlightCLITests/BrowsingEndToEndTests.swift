@@ -1,0 +1,201 @@
+import Foundation
+import Testing
+
+/// Browsing as an fzf or Spotlight user would try it, in the real binary
+/// in a real terminal (tmux).
+@Suite(.serialized) struct BrowsingEndToEndTests {
+    typealias Tmux = TerminalEndToEndTests.Tmux
+    static let enabled = TerminalEndToEndTests.tmuxAvailable
+
+    func lines(_ screen: String) -> [String] { screen.components(separatedBy: "\n") }
+
+    @Test(.enabled(if: enabled)) func aLongDetailScrollsAtSixtyByFifteen() throws {
+        let t = Tmux()
+        defer { t.stop() }
+        try t.start(width: 60, height: 15)
+        try t.launch()
+        try t.waitFor("Type to search")
+        try t.type("brent")
+        try t.waitFor("Brent Reid")
+        try t.send("Enter")
+        var screen = try t.waitFor("↓ more")
+        for _ in 0..<12 { try t.send("Down") }
+        screen = try t.waitFor("▸ ")
+        // The selected related item is on screen; Enter opens that one.
+        let selected = try #require(lines(screen).first { $0.contains("▸ ") })
+        let identifier = try #require(selected.split(separator: " ").last.map(String.init))
+        #expect(identifier.hasPrefix("employee/"))
+        try t.send("Enter")
+        screen = try t.waitFor("Esc back to Brent Reid")
+        #expect(lines(screen)[3].contains(" · \(identifier) · "))
+        try t.send("C-c")
+        try t.waitFor("SESSION-DONE")
+    }
+
+    @Test(.enabled(if: enabled)) func escWalksBackThroughThreeDetails() throws {
+        let t = Tmux()
+        defer { t.stop() }
+        try t.start(width: 100, height: 30)
+        try t.launch()
+        try t.waitFor("Type to search")
+        try t.type("brent")
+        try t.waitFor("Brent Reid")
+        try t.send("Enter")
+        try t.waitFor("Others in Engineering")
+        try t.send("Down")
+        try t.send("Enter")
+        try t.waitFor("Esc back to Brent Reid")
+        try t.send("Down")
+        try t.send("Enter")
+        let third = try t.waitUntil("a third detail") { $0.contains("Esc back to") && !$0.contains("Esc back to Brent Reid") }
+        #expect(third.contains("Esc back to"))
+        try t.send("Escape")
+        try t.waitFor("Esc back to Brent Reid")
+        try t.send("Escape")
+        try t.waitUntil("Brent's detail") { $0.contains("Others in Engineering") && !$0.contains("Esc back to") }
+        try t.send("Escape")
+        let screen = try t.waitFor("Tab why")
+        #expect(screen.contains("Search › brent"))
+        #expect(screen.contains("▸ [person] Brent Reid"))
+        try t.send("C-c")
+        try t.waitFor("SESSION-DONE")
+    }
+
+    @Test(.enabled(if: enabled)) func altBMovesAWordOnBrentReid() throws {
+        let t = Tmux()
+        defer { t.stop() }
+        try t.start(width: 100, height: 30)
+        try t.launch()
+        try t.waitFor("Type to search")
+        try t.type("brent reid")
+        try t.waitFor("Search › brent reid")
+        try t.send("M-b")
+        try t.type("X")
+        try t.waitFor("Search › brent Xreid")
+        // On an empty query Alt-B is not Esc: the UI stays.
+        try t.send("C-u")
+        try t.send("M-b")
+        try t.type("aur")
+        try t.waitFor("Search › aur")
+        try t.send("C-c")
+        try t.waitFor("SESSION-DONE")
+    }
+
+    @Test(.enabled(if: enabled)) func theQueryStaysVisibleAtTwentyFiveColumns() throws {
+        let t = Tmux()
+        defer { t.stop() }
+        try t.start(width: 25, height: 12)
+        try t.launch()
+        try t.waitFor("Type to")
+        try t.type("brent")
+        let screen = try t.waitFor("› brent")
+        #expect(lines(screen)[0].hasPrefix("› brent"))
+        #expect(screen.contains("Brent"))
+        try t.send("C-c")
+        try t.waitFor("SESSION-DONE")
+    }
+
+    @Test(.enabled(if: enabled)) func pageDownGoesPastResultOneHundred() throws {
+        let t = Tmux()
+        defer { t.stop() }
+        let lines = (1...250).map {
+            #"{"uniqueIdentifier":"walrus/\#($0)","visibility":"public","attributeSet":{"title":"Walrus \#($0)","contentDescription":"Seen on the ice at dawn"}}"#
+        }
+        #expect(try t.cli.run(["index", "import", try t.cli.write("w.jsonl", lines.joined(separator: "\n"))]).status == 0)
+        try t.start(width: 100, height: 30)
+        try t.launch()
+        try t.waitFor("Type to search")
+        try t.type("walrus")
+        try t.waitFor("1/250 · ")
+        for _ in 0..<15 { try t.send("PageDown") }
+        let screen = try t.waitUntil("a position past 100") { screen in
+            guard let range = screen.range(of: #"(\d+)/250 · "#, options: .regularExpression) else { return false }
+            return Int(screen[range].split(separator: "/")[0]) ?? 0 > 100
+        }
+        #expect(screen.contains("[item] Walrus"))
+        // The description line highlights the word that matched there.
+        try t.send("C-u")
+        try t.type("dawn")
+        try t.waitFor("Seen on the ice at")
+        let styled = try t.tmux(["capture-pane", "-p", "-e"])
+        let line = try #require(styled.components(separatedBy: "\n").first { $0.contains("Seen on the ice at") })
+        let before = line.components(separatedBy: "dawn")[0]
+        #expect(before.hasSuffix("m"), "an attribute change right before the word: \(line.debugDescription)")
+        try t.send("C-c")
+        try t.waitFor("SESSION-DONE")
+    }
+
+    @Test(.enabled(if: enabled)) func anEmptyQueryShowsTheTwoItemsJustOpened() throws {
+        let t = Tmux()
+        defer { t.stop() }
+        try t.start(width: 100, height: 30)
+        try t.launch()
+        try t.waitFor("Type to search")
+        for query in ["brent", "aurora over"] {
+            try t.type(query)
+            try t.waitFor("1/")
+            try t.send("Enter")
+            try t.waitFor("opened via")
+            try t.send("Escape")
+            try t.waitFor("Tab why")
+            try t.send("C-u")
+        }
+        let screen = try t.waitFor("recently viewed")
+        let rows = lines(screen).filter { $0.contains("[photo] Aurora over the fjord") || $0.contains("[person] Brent Reid") }
+        #expect(rows.count == 2)
+        #expect(rows.first?.contains("Aurora") == true)
+        #expect(screen.contains("[domain] com.example.tv.show"))
+        try t.send("C-c")
+        try t.waitFor("SESSION-DONE")
+    }
+
+    @Test(.enabled(if: enabled)) func aKindFilterKeepsOnlyPhotos() throws {
+        let t = Tmux()
+        defer { t.stop() }
+        try t.start(width: 100, height: 30)
+        try t.launch()
+        try t.waitFor("Type to search")
+        try t.type("kind:photo aur")
+        let screen = try t.waitFor("Aurora over the fjord")
+        let badges = lines(screen).compactMap { line in line.range(of: #"\[[a-z]+\]"#, options: .regularExpression).map { String(line[$0]) } }
+        #expect(!badges.isEmpty && badges.allSatisfy { $0 == "[photo]" })
+        try t.send("C-u")
+        try t.type("kind:bogus")
+        try t.waitFor("refused: unknown filter kind:bogus")
+        try t.send("C-c")
+        try t.waitFor("SESSION-DONE")
+    }
+
+    @Test(.enabled(if: enabled)) func pickPrintsTheChosenIdentifierAndNeverDrawsOnStdout() throws {
+        let t = Tmux()
+        defer { t.stop() }
+        _ = try t.cli.run(["index", "stats"])
+        try t.start(width: 100, height: 30)
+        let out = t.file("picked.txt")
+        let pick = "'\(CLI.binary)' pick brent --index '\(t.cli.indexPath)' --data '\(CLI.dataDirectory)'"
+        try t.type("\(pick) > '\(out)'; echo \"pick-exit=$?\"")
+        try t.send("Enter")
+        try t.waitFor("Brent Reid")
+        try t.send("Enter")
+        try t.waitFor("pick-exit=0")
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == "employee/1\n")
+        // One command at a time: a second picker would hide the first's line.
+        try t.type("\(pick) > '\(out).2'; echo \"esc-exit=$?\"")
+        try t.send("Enter")
+        try t.waitFor("Brent Reid")
+        try t.send("Escape")
+        try t.waitFor("esc-exit=130")
+        #expect(try String(contentsOfFile: out + ".2", encoding: .utf8) == "")
+    }
+
+    @Test(.enabled(if: enabled)) func ctrlCExitsOneHundredThirty() throws {
+        let t = Tmux()
+        defer { t.stop() }
+        try t.start(width: 80, height: 24)
+        try t.launch()
+        try t.waitFor("Type to search")
+        try t.send("C-c")
+        try t.waitFor("SESSION-DONE")
+        #expect(try String(contentsOfFile: t.file("status.txt"), encoding: .utf8).contains("exit=130"))
+    }
+}
