@@ -23,9 +23,19 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Play this many times faster than a human pace.")
     var speed = 1.0
 
+    @Option(help: ArgumentHelp("Write the demo as an asciicast v2 recording to this file (asciinema play).", valueName: "file"))
+    var cast: String?
+
+    @Option(help: "The screen size of --cast and --frames, as WIDTHxHEIGHT.")
+    var size = "100x30"
+
+    @Flag(help: "With --print, print each step's whole screen after its summary.")
+    var frames = false
+
     func validate() throws {
         if !(speed > 0 && speed <= 1000) { throw ValidationError("--speed must be above 0 and at most 1000") }
         if top < 1 { throw ValidationError("--top must be at least 1") }
+        if CastRecording.parseSize(size) == nil { throw ValidationError("--size must be WIDTHxHEIGHT, from 20x6 to 500x200") }
     }
 
     @OptionGroup var global: GlobalOptions
@@ -52,10 +62,19 @@ struct DemoCommand: ParsableCommand {
             try index.replaceAll(with: try FixtureCatalog.items(in: global.dataDirectory), reason: global.dataDirectory, at: clock.now)
             let router = try Router.load(dataDirectory: global.dataDirectory)
             let backend = IndexBackend(index: index, router: router, dataDirectory: global.dataDirectory, clock: { clock.now })
+            let (width, height) = CastRecording.parseSize(size)!
+            if let cast {
+                try record(script, backend: backend, clock: clock, width: width, height: height).write(to: cast)
+                return
+            }
             if print {
-                let app = TerminalApp(backend: backend, width: 100, height: 30, color: false)
+                // Frames as a recording draws them (colour swatches included).
+                let app = TerminalApp(backend: backend, width: frames ? width : 100, height: frames ? height : 30, color: frames && Self.colorWanted)
                 let player = DemoPlayer(script: script, app: app, backend: backend, clock: clock, top: top)
-                player.playAll()
+                while !player.isFinished {
+                    player.tick()
+                    if frames { player.appendFrame() }
+                }
                 for summary in player.summaries { try Output.line(Output.safe(summary).replacingOccurrences(of: "␊", with: "\n")) }
                 return
             }
@@ -64,5 +83,24 @@ struct DemoCommand: ParsableCommand {
             }
             TerminalSession.runDemo(script: script, backend: backend, clock: clock, speed: speed)
         }
+    }
+
+    /// Colours unless `NO_COLOR` is set (to anything but empty).
+    static var colorWanted: Bool { ProcessInfo.processInfo.environment["NO_COLOR"].map { $0.isEmpty } ?? true }
+
+    /// Plays the whole demo at its human pace (divided by --speed) and keeps
+    /// every frame with its time.
+    private func record(_ script: DemoScript, backend: IndexBackend, clock: DemoClock, width: Int, height: Int) -> CastRecording {
+        let app = TerminalApp(backend: backend, width: width, height: height, color: Self.colorWanted)
+        let player = DemoPlayer(script: script, app: app, backend: backend, clock: clock, top: top)
+        var recording = CastRecording(width: width, height: height, title: (file as NSString).lastPathComponent)
+        var seconds = 0.0
+        recording.frame(app.render(), at: seconds)
+        while !player.isFinished {
+            seconds += Double(player.pause) / 1000 / speed
+            player.tick()
+            recording.frame(app.render(), at: seconds)
+        }
+        return recording
     }
 }

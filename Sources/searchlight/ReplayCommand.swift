@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import SearchIndex
+import Routing
+import SearchStore
 import TerminalUI
 
 struct ReplayCommand: ParsableCommand {
@@ -20,18 +22,29 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Leave the timings out (everything else is deterministic for an index and clock).")
     var noTimes = false
 
+    @Option(help: ArgumentHelp("Write the typing as an asciicast v2 recording of the terminal UI to this file.", valueName: "file"))
+    var cast: String?
+
+    @Option(help: "The screen size of --cast, as WIDTHxHEIGHT.")
+    var size = "100x30"
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
         if top < 1 { throw ValidationError("--top must be at least 1") }
         let text = query.joined(separator: " ")
         if let problem = QueryLimits.problem(with: text) ?? QueryFilters.problem(with: text) { throw ValidationError(problem) }
+        if CastRecording.parseSize(size) == nil { throw ValidationError("--size must be WIDTHxHEIGHT, from 20x6 to 500x200") }
     }
 
     func run() throws {
         try CommandContext.run {
             let index = try CommandContext.open(global)
             let text = query.joined(separator: " ")
+            if let cast {
+                try record(text, index: index).write(to: cast)
+                return
+            }
             let steps = Replay.run(text, in: index.engine, top: top, now: global.date)
             if json {
                 try Output.json(steps.map { step -> [String: Any] in
@@ -51,6 +64,27 @@ struct ReplayCommand: ParsableCommand {
             for line in ReplayTable.lines(steps, showTimes: !noTimes) { try Output.line(line) }
         }
     }
+}
+
+extension ReplayCommand {
+    /// Types `text` into the terminal UI at a human pace, a frame a keystroke.
+    func record(_ text: String, index: PersistentIndex) throws -> CastRecording {
+        let (width, height) = CastRecording.parseSize(size)!
+        let router = try Router.load(dataDirectory: global.dataDirectory)
+        let backend = IndexBackend(index: index, router: router, dataDirectory: global.dataDirectory) { [now = global.date] in now }
+        let app = TerminalApp(backend: backend, width: width, height: height, color: DemoCommand.colorWanted)
+        app.showMovement = true
+        var recording = CastRecording(width: width, height: height, title: "searchlight replay \(text)")
+        recording.frame(app.render(), at: 0)
+        for (offset, character) in text.enumerated() {
+            app.handle(.character(character))
+            recording.frame(app.render(), at: 0.5 + Double(offset) * Self.keystrokePause)
+        }
+        return recording
+    }
+
+    /// Seconds between two recorded keystrokes: a steady typist.
+    static let keystrokePause = 0.18
 }
 
 /// The replay as a compact table that reads well pasted into a README.

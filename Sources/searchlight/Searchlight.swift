@@ -9,6 +9,7 @@ struct Searchlight: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "searchlight",
         abstract: "A terminal search browser: Core Spotlight items, activities and web markup, ranked as you type.",
+        version: BuildInfo.version,
         subcommands: [
             SearchCommand.self, PickCommand.self, IndexCommand.self, OpenCommand.self, SettingsCommand.self, CrawlCommand.self, ReplayCommand.self, DemoCommand.self, BenchCommand.self,
         ]

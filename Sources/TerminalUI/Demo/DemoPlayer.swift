@@ -93,6 +93,11 @@ public final class DemoPlayer {
         }
     }
 
+    /// Adds the whole screen as it is now to the summaries (`demo --print --frames`).
+    public func appendFrame() {
+        summaries.append("--- frame ---\n" + app.render().lines.joined(separator: "\n") + "\n--- end of frame ---")
+    }
+
     /// A screen-independent summary: the step, the query and the top
     /// results with their movement since the last summary.
     private func record(_ line: DemoScript.Line) {

@@ -187,10 +187,7 @@ final class NcursesTerminal {
     /// The nearest colour the terminal has: the 6×6×6 cube of 256-colour
     /// terminals, or the eight basic colours.
     private func paletteIndex(_ rgb: RGB) -> Int {
-        if sl_colors() >= 256 {
-            func level(_ v: UInt8) -> Int { v < 48 ? 0 : (v < 115 ? 1 : (Int(v) - 35) / 40) }
-            return 16 + 36 * level(rgb.red) + 6 * level(rgb.green) + level(rgb.blue)
-        }
+        if sl_colors() >= 256 { return rgb.paletteIndex }
         let r = rgb.red > 127 ? 1 : 0, g = rgb.green > 127 ? 1 : 0, b = rgb.blue > 127 ? 1 : 0
         return r | g << 1 | b << 2
     }
