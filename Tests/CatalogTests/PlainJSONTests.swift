@@ -167,7 +167,8 @@ final class Counter: @unchecked Sendable {
         let set = AttributeSet(
             contentType: text(), title: maybe(text), displayName: maybe(text), contentDescription: maybe(text), keywords: list(),
             thumbnail: thumbnail, phoneNumbers: list(), emailAddresses: list(), supportsPhoneCall: maybe { Bool.random(using: &random) },
-            relatedUniqueIdentifier: maybe(text), url: maybe(text))
+            relatedUniqueIdentifier: maybe(text), url: maybe(text),
+            rankingHint: maybe { Double([0, 1, 7_066, 999_999_999_999_999].randomElement(using: &random)!) })
         // Whole seconds from 1900 to 9999, the edges included.
         let date = maybe {
             Date(timeIntervalSince1970: Double(Bool.random(using: &random)
@@ -205,7 +206,9 @@ final class Counter: @unchecked Sendable {
         rated.attributeSet.rating = 4
         var extras = base
         extras.attributeSet.extras = ["B": "1", "a": "2"]
-        for item in [rated, extras] {
+        var fractionalHint = base
+        fractionalHint.attributeSet.rankingHint = 2.5
+        for item in [rated, extras, fractionalHint] {
             #expect(item.plainJSON == nil, "\(item)")
         }
     }

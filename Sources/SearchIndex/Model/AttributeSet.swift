@@ -21,6 +21,7 @@ public struct AttributeSet: Codable, Sendable, Hashable {
         var relatedUniqueIdentifier: String? = nil
         var url: String? = nil
         var extras: [String: String] = [:]
+        var rankingHint: Double? = nil
     }
 
     /// The fields packed in one shared, immutable allocation (see
@@ -101,6 +102,17 @@ public struct AttributeSet: Codable, Sendable, Hashable {
         get { storage.read(.extras) { $0.extras() } }
         set { fields.extras = newValue }
     }
+    /// How important the item is among the app's items, as Core Spotlight's
+    /// `rankingHint`: a finite number, 0 or more, higher first; absent is 0.
+    public var rankingHint: Double? {
+        get { storage.read(.rankingHint) { $0.optionalDouble() } }
+        set { fields.rankingHint = newValue }
+    }
+
+    /// Whether `hint` is one a set may hold: finite and not negative.
+    public static func isValidRankingHint(_ hint: Double) -> Bool {
+        hint.isFinite && hint >= 0
+    }
 
     // The packed form is canonical: equal sets have equal bytes (once
     // what a dictionary coded is decoded).
@@ -123,22 +135,29 @@ public struct AttributeSet: Codable, Sendable, Hashable {
         contentDescription: String? = nil, keywords: [String] = [], thumbnail: Thumbnail? = nil,
         phoneNumbers: [String] = [], emailAddresses: [String] = [], supportsPhoneCall: Bool? = nil,
         rating: Double? = nil, relatedUniqueIdentifier: String? = nil, url: String? = nil,
-        extras: [String: String] = [:]
+        extras: [String: String] = [:], rankingHint: Double? = nil
     ) {
         self.init(Fields(
             contentType: contentType, title: title, displayName: displayName,
             contentDescription: contentDescription, keywords: keywords, thumbnail: thumbnail,
             phoneNumbers: phoneNumbers, emailAddresses: emailAddresses, supportsPhoneCall: supportsPhoneCall,
-            rating: rating, relatedUniqueIdentifier: relatedUniqueIdentifier, url: url, extras: extras))
+            rating: rating, relatedUniqueIdentifier: relatedUniqueIdentifier, url: url, extras: extras,
+            rankingHint: rankingHint))
     }
 
     enum CodingKeys: String, CodingKey {
         case contentType, title, displayName, contentDescription, keywords, thumbnail
         case phoneNumbers, emailAddresses, supportsPhoneCall, rating, relatedUniqueIdentifier, url, extras
+        case rankingHint
     }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        let hint = try c.decodeIfPresent(Double.self, forKey: .rankingHint)
+        if let hint, !Self.isValidRankingHint(hint) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .rankingHint, in: c, debugDescription: "a ranking hint must be a finite number, 0 or more (got \(hint))")
+        }
         self.init(
             contentType: try c.decodeIfPresent(String.self, forKey: .contentType) ?? "public.item",
             title: try c.decodeIfPresent(String.self, forKey: .title),
@@ -152,7 +171,8 @@ public struct AttributeSet: Codable, Sendable, Hashable {
             rating: try c.decodeIfPresent(Double.self, forKey: .rating),
             relatedUniqueIdentifier: try c.decodeIfPresent(String.self, forKey: .relatedUniqueIdentifier),
             url: try c.decodeIfPresent(String.self, forKey: .url),
-            extras: try c.decodeIfPresent([String: String].self, forKey: .extras) ?? [:])
+            extras: try c.decodeIfPresent([String: String].self, forKey: .extras) ?? [:],
+            rankingHint: hint)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -170,6 +190,7 @@ public struct AttributeSet: Codable, Sendable, Hashable {
         try c.encodeIfPresent(relatedUniqueIdentifier, forKey: .relatedUniqueIdentifier)
         try c.encodeIfPresent(url, forKey: .url)
         if !extras.isEmpty { try c.encode(extras, forKey: .extras) }
+        try c.encodeIfPresent(rankingHint, forKey: .rankingHint)
     }
 
     /// The name shown for a result: the title, else the display name.

@@ -10,7 +10,7 @@
 /// ```
 ///  contentType · title? · displayName? · contentDescription? · keywords · thumbnail?
 ///  · phoneNumbers · emailAddresses · supportsPhoneCall? · rating? · relatedUniqueIdentifier?
-///  · url? · extras
+///  · url? · extras · rankingHint?
 ///
 ///  contentType       varint: 2·index + 1 for one of `commonContentTypes`,
 ///                    else 2·byte count, then UTF-8
@@ -31,9 +31,9 @@
 ///
 /// The tail, the fields after the lists (supportsPhoneCall to extras), is
 /// left out when none of them is there: a set then ends with its lists,
-/// and the tail reads as five absent marks (`absentTail`).
+/// and the tail reads as six absent marks (`absentTail`).
 ///
-/// The encoding is canonical (extras in key order, a rating of -0 as 0),
+/// The encoding is canonical (extras in key order, a rating or hint of -0 as 0),
 /// so two sets are equal exactly when their bytes are (a title in another
 /// Unicode normalization form is another set, as its exported JSON is
 /// other bytes; `String`'s equality would call them equal). Bytes that come
@@ -179,14 +179,15 @@ struct PackedAttributes: @unchecked Sendable {
     enum Slot: Int {
         case contentType, title, displayName, contentDescription, keywords, thumbnail
         case phoneNumbers, emailAddresses, supportsPhoneCall, rating, relatedUniqueIdentifier, url, extras
+        case rankingHint
     }
 
     /// The tail of a set that has none of its fields, as it would be
     /// written: no phone call flag, no rating, no related identifier, no
-    /// URL, no extras. Such a tail is left out of the bytes (canonical:
+    /// URL, no extras, no ranking hint. Such a tail is left out of the bytes (canonical:
     /// never written), and a cursor at a tail field of a set without one
     /// reads these bytes instead.
-    static let absentTail: StaticString = "\0\0\0\0\0"
+    static let absentTail: StaticString = "\0\0\0\0\0\0"
 
     /// Whether `tail` is `absentTail`'s bytes (which are never written).
     static func isAbsentTail(_ tail: some Collection<UInt8>) -> Bool {
@@ -233,8 +234,14 @@ struct PackedAttributes: @unchecked Sendable {
             out.string(key)
             out.string(fields.extras[key]!)
         }
-        // Nearly every set has none of the tail's fields: their five
-        // absent marks are left out (5 MB at a million items).
+        if let hint = fields.rankingHint {
+            out.byte(1)
+            out.double(hint == 0 ? 0 : hint)
+        } else {
+            out.byte(0)
+        }
+        // Nearly every set has none of the tail's fields: their six
+        // absent marks are left out.
         if Self.isAbsentTail(out.bytes[tail...]) { out.bytes.removeLast(out.bytes.count - tail) }
         return out.bytes.withUnsafeBytes { make(copying: $0, tail: tail) }
     }
@@ -525,7 +532,7 @@ struct PackedAttributes: @unchecked Sendable {
                 contentDescription: contentDescription, keywords: keywords, thumbnail: thumbnail,
                 phoneNumbers: phoneNumbers, emailAddresses: emailAddresses, supportsPhoneCall: cursor.optionalBool(),
                 rating: cursor.optionalDouble(), relatedUniqueIdentifier: cursor.optionalString(),
-                url: cursor.optionalString(), extras: cursor.extras())
+                url: cursor.optionalString(), extras: cursor.extras(), rankingHint: cursor.optionalDouble())
         }
     }
 
@@ -947,7 +954,7 @@ struct PackedCursor {
         case .supportsPhoneCall:
             guard let byte = nextByte() else { return false }
             return byte <= 2
-        case .rating:
+        case .rating, .rankingHint:
             switch nextByte() {
             case 0: return true
             case 1: return skipBytes(8)
@@ -970,7 +977,7 @@ struct PackedCursor {
         let tail = offset
         // A tail of none of its fields is never written (see `absentTail`).
         if offset == count { return tail }
-        guard skip(.supportsPhoneCall), skip(.rating), skip(.relatedUniqueIdentifier), skip(.url), skip(.extras),
+        guard skip(.supportsPhoneCall), skip(.rating), skip(.relatedUniqueIdentifier), skip(.url), skip(.extras), skip(.rankingHint),
               !PackedAttributes.isAbsentTail(UnsafeBufferPointer(start: base + tail, count: offset - tail))
         else {
             return nil

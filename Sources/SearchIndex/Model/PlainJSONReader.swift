@@ -68,6 +68,9 @@ struct PlainJSONReader {
             case .rating: return reader.optional({ $0.double() }, into: &set.rating)
             case .relatedUniqueIdentifier: return reader.optional({ $0.string() }, into: &set.relatedUniqueIdentifier)
             case .url: return reader.optional({ $0.string() }, into: &set.url)
+            case .rankingHint:
+                // A hint `AttributeSet` refuses is left to `Codable`, which names the problem.
+                return reader.optional({ $0.double().flatMap { AttributeSet.isValidRankingHint($0) ? $0 : nil } }, into: &set.rankingHint)
             case .extras:
                 if reader.null() { return true }
                 guard let extras = reader.stringDictionary() else { return false }
@@ -102,6 +105,7 @@ struct PlainJSONReader {
         case uniqueIdentifier, domainIdentifier, expirationDate, attributeSet, visibility
         case contentType, title, displayName, contentDescription, keywords, thumbnail
         case phoneNumbers, emailAddresses, supportsPhoneCall, rating, relatedUniqueIdentifier, url, extras
+        case rankingHint
         case format, width, height, byteCount, dominantColor, caption
 
         /// Names by length, so a key is compared with the few of its length.

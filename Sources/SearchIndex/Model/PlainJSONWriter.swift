@@ -16,6 +16,10 @@ struct PlainJSONWriter {
     mutating func write(_ item: SearchableItem) -> Bool {
         let set = item.attributeSet
         guard set.rating == nil, set.extras.isEmpty else { return false }
+        // A whole hint is spelt as `JSONEncoder` spells it, without a
+        // fraction; any other is left to it.
+        let hint = set.rankingHint
+        if let hint, !(hint == hint.rounded() && hint < 1e15) { return false }
         let date = item.expirationDate.map(StoredDate.formatBytes)
         bytes.append(contentsOf: #"{"attributeSet":{"#.utf8)
         var first = true
@@ -32,6 +36,7 @@ struct PlainJSONWriter {
         if !set.emailAddresses.isEmpty { key("emailAddresses", &self); strings(set.emailAddresses) }
         if !set.keywords.isEmpty { key("keywords", &self); strings(set.keywords) }
         if !set.phoneNumbers.isEmpty { key("phoneNumbers", &self); strings(set.phoneNumbers) }
+        if let hint { key("rankingHint", &self); int(Int(hint)) }
         if let value = set.relatedUniqueIdentifier { key("relatedUniqueIdentifier", &self); string(value) }
         if let value = set.supportsPhoneCall { key("supportsPhoneCall", &self); bytes.append(contentsOf: (value ? "true" : "false").utf8) }
         if let thumbnail = set.thumbnail {

@@ -61,7 +61,8 @@ extension SearchEngine {
     /// among the records.
     /// 27: a document that holds its record has its content type code
     /// (`Document.contentTypeCode`) after that record.
-    static let snapshotFormat: UInt32 = 27
+    /// 28: a set's tail ends with its ranking hint (`PackedAttributes`).
+    static let snapshotFormat: UInt32 = 28
 
     private static var layoutSizes: [UInt32] {
         [MemoryLayout<TokenTrie.Posting>.stride, MemoryLayout<TokenTrie.Child>.stride, MemoryLayout<TopEntry>.stride,

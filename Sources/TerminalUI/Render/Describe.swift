@@ -47,6 +47,9 @@ enum Describe {
         for phone in a.phoneNumbers { out.append(("phone", phone)) }
         for email in a.emailAddresses { out.append(("e-mail", email)) }
         if let rating = a.rating { out.append(("rating", String(rating))) }
+        if let hint = a.rankingHint {
+            out.append(("rankingHint", hint == hint.rounded() && hint < 1e15 ? String(Int(hint)) : String(hint)))
+        }
         if let url = a.url { out.append(("web page", url)) }
         for key in a.extras.keys.sorted() { out.append((key, a.extras[key]!)) }
         if let t = thumbnail(a.thumbnail) { out.append(("thumbnail", t)) }
