@@ -28,17 +28,21 @@ struct CastRecording {
 
     /// The whole file: header, then the events, then the cursor shown again.
     func text() throws -> String {
+        let last = Self.rounded(events.last?.seconds ?? 0)
+        // The timing: how long it plays, the last frame held a second.
         let header: [String: Any] = [
-            "version": 2, "width": width, "height": height, "title": title,
+            "version": 2, "width": width, "height": height, "title": title, "duration": last + 1,
             "env": ["TERM": "xterm-256color"],
         ]
         var lines = [try Self.json(header)]
-        let last = events.last?.seconds ?? 0
         for (seconds, text) in events + [(last + 1, AnsiFrame.end)] {
-            lines.append(try Self.json([(seconds * 1_000_000).rounded() / 1_000_000, "o", text]))
+            lines.append(try Self.json([Self.rounded(seconds), "o", text]))
         }
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// Seconds to the microsecond, as asciinema writes them.
+    private static func rounded(_ seconds: Double) -> Double { (seconds * 1_000_000).rounded() / 1_000_000 }
 
     func write(to path: String) throws {
         do {

@@ -38,6 +38,7 @@ import Testing
         #expect(try cli.run(["demo", path, "--cast", cast, "--size", "80x24", "--speed", "50"]).status == 0)
         let (header, events) = try events(of: cast)
         #expect(header["version"] as? Int == 2 && header["width"] as? Int == 80 && header["height"] as? Int == 24)
+        #expect(header["duration"] as? Double == events.last?.first as? Double)
         let times = events.compactMap { $0.first as? Double }
         #expect(times.count == events.count && times == times.sorted() && events.count > 3)
         #expect(events.allSatisfy { $0.count == 3 && $0[1] as? String == "o" })
