@@ -46,16 +46,14 @@ extension IndexStore {
 
     /// Lists what `batch` touched under generation `current`, and prunes.
     static func recordChanges(of batch: StoreBatch, from previous: String?, to current: String, at date: Date, in db: Database) throws {
+        // Counted before listed: a large import is marked wide without a
+        // list of its keys ever being made.
+        let count = batch.deletedRecordIDs.count + batch.upsertedRecords.count + batch.deletedDomains.count
+            + batch.deletedActivityIDs.count + batch.upsertedActivities.count + batch.engagements.count
+            + batch.deletedEngagementIDs.count + (batch.preference == nil ? 0 : 1) + (batch.deleteEverything ? 1 : 0)
         var keys: [(ChangeKind, String)] = []
-        if batch.deleteEverything { keys.append((.everything, "")) }
-        keys += batch.deletedRecordIDs.map { (.record, $0) }
-        keys += batch.upsertedRecords.map { (.record, $0.item.uniqueIdentifier) }
-        keys += batch.deletedDomains.map { (.domain, $0) }
-        keys += batch.deletedActivityIDs.map { (.activity, $0) }
-        keys += batch.upsertedActivities.map { (.activity, $0.identifier) }
-        keys += Set(batch.engagements.map(\.identifier) + batch.deletedEngagementIDs).map { (.engagement, $0) }
-        if let preference = batch.preference { keys.append((.preference, preference.rawValue)) }
-        let wide = keys.count > changeListLimit
+        if count <= changeListLimit { keys = changeKeys(of: batch) }
+        let wide = count > changeListLimit
         let lastTotal = try Int.fetchOne(db, sql: "SELECT total FROM generations ORDER BY seq DESC LIMIT 1") ?? 0
         if let previous, try Int.fetchOne(db, sql: "SELECT 1 FROM generations WHERE generation = ?", arguments: [previous]) == nil {
             // The first write since the log began (or was pruned empty):
@@ -75,6 +73,20 @@ extension IndexStore {
             DELETE FROM generations WHERE seq <= ?1 - ?2 OR total < ?3 - ?4;
             DELETE FROM changes WHERE seq < (SELECT MIN(seq) FROM generations);
             """, arguments: [seq, generationsKept, total, changeRowsKept])
+    }
+
+    /// Every key `batch` touches (a view's identifier once).
+    private static func changeKeys(of batch: StoreBatch) -> [(ChangeKind, String)] {
+        var keys: [(ChangeKind, String)] = []
+        if batch.deleteEverything { keys.append((.everything, "")) }
+        keys += batch.deletedRecordIDs.map { (.record, $0) }
+        keys += batch.upsertedRecords.map { (.record, $0.item.uniqueIdentifier) }
+        keys += batch.deletedDomains.map { (.domain, $0) }
+        keys += batch.deletedActivityIDs.map { (.activity, $0) }
+        keys += batch.upsertedActivities.map { (.activity, $0.identifier) }
+        keys += Set(batch.engagements.map(\.identifier) + batch.deletedEngagementIDs).map { (.engagement, $0) }
+        if let preference = batch.preference { keys.append((.preference, preference.rawValue)) }
+        return keys
     }
 
     /// Runs `body` in one write transaction, begun at once (`IMMEDIATE`),
