@@ -171,11 +171,11 @@ public final class PersistentIndex {
     /// was saved, the engine is rebuilt.
     ///
     /// Replaying is the fallback for a save that did not happen (a process
-    /// stopped while writing its snapshot, seconds at a million items):
-    /// a view that indexes an activity changes a loaded engine's borrowed
-    /// columns, which copies them (2.8 s and 1.8 GB for a 1M start with
-    /// one such view, against 0.5 s from a current snapshot and 20 s for a
-    /// rebuild), so a process still saves its snapshot when it ends.
+    /// stopped while writing its snapshot): a view that indexes an
+    /// activity changes a loaded engine's borrowed columns, which copies
+    /// them (slower and larger than a start from a current snapshot, far
+    /// cheaper than a rebuild), so a process still saves its snapshot when
+    /// it ends.
     static let replayLimit = 256
 
     /// Size of the snapshot file beside the store, in bytes (0 if none).

@@ -119,9 +119,9 @@ enum SnapshotFile {
         let owner = Mapping(start: mapping, size: size)
         let bytes = UnsafeRawBufferPointer(start: mapping, count: size)
         // The file's pages count in this process's memory while mapped, and
-        // a whole file resident beside the structures built from it made a
-        // cold start's peak the file's size larger (2.8 GB at a million
-        // items). The checksum reads the file without mapping it; pages
+        // a whole file resident beside the structures built from it would
+        // make a cold start's peak the file's size larger. The checksum
+        // reads the file without mapping it; pages
         // the load maps are dropped through the mapping's `dropPages` as
         // each section is built and as the background copies go (they
         // come back from the page cache if touched again: nothing is lost).

@@ -5,14 +5,11 @@ import Synchronization
 /// keeps looking for the next one for a while before it sleeps.
 ///
 /// `DispatchQueue.concurrentPerform` wakes a sleeping pool thread, and on
-/// a virtual machine whose other core has gone idle that wake-up is slow:
-/// on the 2-core machine of the benchmark, a second part waiting behind
-/// 100 µs of the first began after 6 µs when the calls came back to back,
-/// 27 µs at the median (108 µs at p90) when they came 200 µs apart, and
-/// 115 µs when 2 ms apart; in a quarter to a half of the calls the caller
-/// ran both parts itself. A keystroke's parts take 20 µs to a few
-/// hundred: the wake-up took what sharing them saved. Spinning, this
-/// thread began a part within 0.6–4 µs at the median.
+/// a virtual machine whose other core has gone idle that wake-up is slow,
+/// often as slow as the part itself, and often the caller ends up running
+/// both parts: a keystroke's parts are short, and the wake-up took what
+/// sharing them saved. A spinning thread begins a part within a few
+/// microseconds.
 ///
 /// It spins for `spinWindow` after its last part, then sleeps until the
 /// next: typing costs up to that much of one core per keystroke, and an

@@ -4,11 +4,9 @@
 ///
 /// For a best list made from fewer postings than a byte map over every
 /// slot is worth (`SearchEngine.transientTopList`, and `bestFields` for
-/// a kept list's small subtrees): a `Dictionary` hashed every slot
-/// through SipHash and grew as it filled (a quarter of the samples of
-/// the keystrokes that made such lists, in perf at a million items), and
-/// a byte map over every slot is a megabyte to clear for a couple of
-/// thousand documents. (Not `HashBuckets`: its keys live elsewhere and a
+/// a kept list's small subtrees): a `Dictionary` hashes every slot
+/// through SipHash and grows as it fills, and a byte map over every slot
+/// is a byte a slot to clear for a couple of thousand documents. (Not `HashBuckets`: its keys live elsewhere and a
 /// probe asks a closure whether a bucket's value is its key; here the
 /// key is the slot itself, held in the bucket, and nothing is removed.)
 ///

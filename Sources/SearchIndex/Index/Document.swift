@@ -17,16 +17,14 @@ struct Document: Sendable {
     /// snapshot wrote whole (a standalone activity), only its title and
     /// content type (its set is found by identifier then). One word for
     /// either, the set's offset in its storage beside it (`offsetAndSources`):
-    /// a title kept beside the set took 52 MB at a million items, and a
-    /// word for each of the two, 8 MB.
+    /// a title kept beside the set would be a string a document, and a word
+    /// for each of the two a word more.
     private var shown: Shown
-    // The small fields last, two words for five: a slot is 40 bytes (112
-    // with two own strings, a `Date?` and the pending tokens a build now
-    // hands over beside the document: 40 MB at a million items), and the
-    // sources kept as bits instead of an array save an allocation a
-    // document (a million of them at a million items). The expiration is
-    // the engine's `expirations` column alone (a copy here took 8 MB at a
-    // million items).
+    // The small fields last, two words for five: a slot is 40 bytes (with
+    // two own strings, a `Date?` and the pending tokens it would be 112),
+    // and the sources kept as bits instead of an array save an allocation
+    // a document. The expiration is the engine's `expirations` column
+    // alone, not copied here.
     //
     //  offsetAndSources   bits 0–23 the shown set's offset in its storage
     //                     (`PackedAttributes.offset`, below 2^24), 24–31 the sources
@@ -75,10 +73,8 @@ struct Document: Sendable {
     /// The content type as the slot codes it: 0 for "read it from the
     /// set", else one more than its index in
     /// `PackedAttributes.commonContentTypes`. Every result shows its type,
-    /// and read from the set it was a cache miss of its own for each of a
-    /// keystroke's fifty results (the set's first bytes): in one process
-    /// at a million items, one-to-four-letter keystrokes typed for the
-    /// first time took 0.69–0.76 of the time without that read.
+    /// and read from the set it would be a cache miss of its own for each
+    /// of a keystroke's fifty results (the set's first bytes).
     @inline(__always) var contentTypeCode: UInt8 { UInt8(truncatingIfNeeded: titleAndFlags >> 29) }
 
     /// The content type when the slot codes it (a shared literal), else nil.
@@ -107,8 +103,8 @@ struct Document: Sendable {
     }
 
     /// What `resultFields` reads. A struct, not a tuple: the compiler
-    /// copied the tuple through the runtime's generic tuple and optional
-    /// copies (380 instructions a result, an eighth of a keystroke's).
+    /// copies a tuple through the runtime's generic tuple and optional
+    /// copies, a large share of making a result.
     struct ResultFields {
         var identifier: String
         var domain: String?

@@ -2,8 +2,7 @@ import Foundation
 
 /// A domain identifier as documents keep it: one object for the documents
 /// of a batch in the same domain, so a document holds a reference of 8
-/// bytes where a `String?` took 16 (a slot 48 → 40 bytes: 8 MB at a
-/// million items).
+/// bytes where a `String?` takes 16 (a slot of 40 bytes, not 48).
 final class DomainName: Sendable {
     let value: String
 

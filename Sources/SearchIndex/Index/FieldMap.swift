@@ -15,8 +15,8 @@
 /// A field is one of four ranks and "no token" the largest value, so the
 /// lesser of two maps is the lesser of each half byte and needs no
 /// unpacking; and a group's sixteen bytes unpack into its 32 slots in
-/// order, two vector operations and no shuffle (`TermCodeMap`). At a
-/// million items the largest subtrees' maps took 166 MB at a byte a slot.
+/// order, two vector operations and no shuffle (`TermCodeMap`). Half a
+/// byte a slot is half the memory of a byte.
 struct FieldMap: Sendable, Equatable {
     /// The packed halves; a group's bytes are all there once any is, and
     /// the halves of slots past `count` are none.
@@ -31,10 +31,9 @@ struct FieldMap: Sendable, Equatable {
     /// slots before it grows.
     ///
     /// The engine makes its maps with room for the slots its per-slot
-    /// columns have room for: made exactly as large as the index, each of
-    /// the hundred maps at a million items was copied by the first insert
-    /// after a build or a load (83 MB in all, the old copies kept by the
-    /// allocator: the benchmark's peak, after the build's).
+    /// columns have room for: made exactly as large as the index, every
+    /// map would be copied by the first insert after a build or a load,
+    /// the old copies kept by the allocator.
     init(count: Int, capacity: Int = 0) {
         self.count = count
         let byteCount = Self.byteCount(forSlots: count)

@@ -12,23 +12,21 @@
 ///  empty:    no buffer
 /// ```
 ///
-/// Why: at a million items the token arena is 370 MB and the trie's
-/// posting lists 87 MB. Copied out of the file at load, every page of them
-/// was a fault on fresh memory (about 2 µs a page on our machines: a third
-/// of a second, and the process's memory grew by as much); the file's
-/// pages, already in the page cache, map in large folios for almost
-/// nothing and count only once touched.
+/// Why: the token arena and the trie's posting lists are most of a large
+/// engine. Copied out of the file at load, every page of them is a fault
+/// on fresh memory, and the process's memory grows by as much; the
+/// file's pages, already in the page cache, map in large folios for
+/// almost nothing and count only once touched.
 ///
 /// A value type with copy-on-write storage, like `Array`.
 struct FlatColumn<Element: BitwiseCopyable & Sendable>: @unchecked Sendable {
     // Sendable as Array is: the buffer is changed only when uniquely referenced.
     private var buffer: Buffer?
     /// The value of a column that holds exactly one and no buffer. Most
-    /// posting lists are one posting long (240,000 of 309,000 at a
-    /// million items): a buffer of their own (its object, a 32-byte
-    /// header and room for four) was an allocation of 64 bytes for 4.
-    /// This field costs every node 8 bytes (3 MB at a million items); the
-    /// benchmark's peak there fell by 12 to 15 MB.
+    /// posting lists are one posting long: a buffer of their own (its
+    /// object, a 32-byte header and room for four) would be an allocation
+    /// of 64 bytes for 4. This field costs every node 8 bytes, less than
+    /// it saves.
     private var single: Element?
 
     init() {}

@@ -14,9 +14,8 @@
 /// bytes a bucket where a dictionary kept a copy of each identifier
 /// beside its value.
 ///
-/// Why any size: a power of two at most three quarters full gave a
-/// million identifiers 2M buckets (16.8 MB), where 1.41M hold them and an
-/// eighth more (11.3 MB).
+/// Why any size: a power of two at most three quarters full can need
+/// nearly twice the buckets a table sized to its keys does.
 struct HashBuckets: Sendable {
     private var entries: [UInt64] = []
     /// How many values the table holds.

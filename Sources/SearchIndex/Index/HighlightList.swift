@@ -7,10 +7,9 @@
 ///  spilled: [Highlight]?   every highlight, when they do not fit the words
 /// ```
 ///
-/// An array for each of a keystroke's fifty results was most of the
-/// allocations a short keystroke made, and just after a build, when the
-/// allocator's free lists run through a gigabyte of cold heap, its slow
-/// path (`_int_malloc`) was a fifth of a short keystroke's samples (perf).
+/// An array for each of a keystroke's fifty results would be most of the
+/// allocations a short keystroke makes, and just after a build, when the
+/// allocator's free lists run through a cold heap, its slow path is costly.
 ///
 /// The form is canonical (inline exactly when the list fits), so the
 /// synthesised equality is the lists' equality.

@@ -1,10 +1,10 @@
 /// A broad term's hit codes read straight from the field maps its code map
 /// would be merged from (`TermCodeMap.merge`), a run of slots at a time.
 ///
-/// The second term of "cozo l" is typed once: its code map, a megabyte
+/// The second term of "cozo l" is typed once: its code map, a byte a slot
 /// written for that one keystroke and read back by the query's pass over
-/// the slots, was a fifth of such keystrokes' time at a million items
-/// (perf). Read from the packed maps (half a byte a slot) into a buffer
+/// the slots, is a large share of such keystrokes. Read from the packed
+/// maps (half a byte a slot) into a buffer
 /// that stays in the first-level cache, the same codes cost one read of
 /// half the bytes and no write:
 ///

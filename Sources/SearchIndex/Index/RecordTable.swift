@@ -7,10 +7,10 @@
 ///  records   [ r0 │ r1 │ r2 │ (free) │ r4 … ]                    a freed place is reused
 /// ```
 ///
-/// Why: `[String: IndexRecord]` kept an identifier and a record in each of
-/// its buckets, two buckets an entry at a million items (a power of two
-/// at most three quarters full): 151 MB. Here a bucket is 8 bytes and a
-/// record is stored once: 72 MB.
+/// Why: `[String: IndexRecord]` keeps an identifier and a record in each of
+/// its buckets, up to two buckets an entry (a power of two at most three
+/// quarters full). Here a bucket is 8 bytes and a record is stored once,
+/// about half the memory.
 public struct RecordTable: Sendable {
     private var storage: [IndexRecord?] = []
     private var freePlaces: [UInt32] = []
@@ -97,8 +97,8 @@ public struct RecordTable: Sendable {
     }
 
     /// Room for `minimumCapacity` records, and an eighth more: the first
-    /// record past a bulk import's would otherwise double the storage (at
-    /// a million records a copy of 56 MB, and as much again held at once).
+    /// record past a bulk import's would otherwise double the storage (a
+    /// copy of every record, and as much again held at once).
     mutating func reserveCapacity(_ minimumCapacity: Int) {
         let room = minimumCapacity + minimumCapacity / 8
         if room > storage.capacity { storage.reserveCapacity(room) }
@@ -106,8 +106,8 @@ public struct RecordTable: Sendable {
     }
 
     /// Made again from its records when they fill under a quarter of its
-    /// room (most of them went to their documents): the room and the
-    /// buckets of a million records were 80 MB.
+    /// room (most of them went to their documents), so the room and
+    /// buckets of a bulk import do not stay.
     mutating func shrinkIfSparse() {
         if count == 0, buckets.memoryBytes > 0 { self = RecordTable(); return }
         guard storage.capacity > 1_024, count * 4 < storage.capacity else { return }

@@ -3,10 +3,10 @@ import Foundation
 /// Queries whose terms are all broad, answered from per-slot maps instead of
 /// probing each candidate's tokens.
 ///
-/// "cozo r" over a million items: each term matches 40–90% of the
-/// documents, so the scan would probe hundreds of thousands of token runs,
-/// and gathering a broad prefix walks tens of thousands of trie nodes (a
-/// cache miss or three each). Instead, the largest subtrees keep a *field
+/// In a query like "cozo r" over a large index each term matches most of
+/// the documents, so the scan would probe most token runs, and gathering
+/// a broad prefix walks a large part of the trie (a cache miss or three
+/// a node). Instead, the largest subtrees keep a *field
 /// map*: for every document slot, the best field of its tokens under the
 /// node, or none (four bits a slot: see `FieldMap` for the layout):
 ///
@@ -50,12 +50,10 @@ extension SearchEngine {
 
     /// Subtrees with at least this many documents keep a field map.
     ///
-    /// One slot in ten: at one in sixteen, a million items kept 117 maps
-    /// (58.5 MB); at one in ten, 88 (44 MB). A broad term (`isBroad`: one
-    /// slot in sixteen) between the two walks its postings into its code
-    /// map instead, once while it is typed (`TermMatchCache`): in runs
-    /// made in turn at a million items, keystroke p50 and p99 were those
-    /// of one in sixteen, within the machine's noise.
+    /// One slot in ten: a lower bound keeps more maps (half a byte a slot
+    /// each) for no faster keystroke, as a broad term (`isBroad`: one slot
+    /// in sixteen) between the two walks its postings into its code map
+    /// instead, once while it is typed (`TermMatchCache`).
     var fieldMapMinimum: Int { max(fieldMapMinimumDocuments, documents.count / 10) }
 
     /// The best field of each slot's tokens in `node`'s subtree (see
@@ -64,7 +62,7 @@ extension SearchEngine {
         if let cached = topLists.fieldMap(node) { return cached }
         // Made from the maps below it, not from other whole maps made for
         // the purpose (a transient map for each large child that keeps
-        // none was the warm's peak, 13 MB above its end at a million items).
+        // none set the warm's peak memory).
         let parts = partsCover(of: node)
         var map = FieldMap(count: documents.count, capacity: documents.capacity)
         map.withUnsafeMutableBytes { bytes in forEachPostingList(of: parts.walked) { Self.markBestFields($0, into: bytes) } }
@@ -86,7 +84,7 @@ extension SearchEngine {
     /// Maps below a subtree that keeps no map may stand for it. One: a
     /// cover of several maps cost a code map a merge of each and a count
     /// a test of each per posting (a shallow prefix over a dozen large
-    /// children's maps: 1–1.5 ms at a million items).
+    /// children's maps paid that on every keystroke).
     static let coverMapLimit = 1
 
     /// Whether `node`'s subtree keeps a field map: it is large, and its
@@ -146,8 +144,8 @@ extension SearchEngine {
     /// `node`'s subtree (at least `fieldMapMinimum` documents) as a map and
     /// postings (see `SubtreeCover`). A subtree that keeps no map keeps
     /// its residual instead, until a change under it: gathered from
-    /// hundreds of small lists (each a cache miss or two), it cost a
-    /// five-letter keystroke at a million items half a millisecond.
+    /// hundreds of small lists (each a cache miss or two), it would be most
+    /// of a five-letter keystroke.
     func subtreeCover(_ node: Int32) -> SubtreeCover {
         if keepsFieldMap(ofSubtree: node) { return SubtreeCover(map: fieldMap(ofSubtree: node)) }
         let parts = partsCover(of: node)
@@ -212,9 +210,8 @@ extension SearchEngine {
 
     /// The best field of each slot's tokens that are `node` itself (its own
     /// postings): a whole word's map. Kept for words with at least
-    /// `fieldMapMinimum` postings, where marking them into a code map was
-    /// most of a keystroke ("misatonve", 420,000 postings at 1M: 0.4 ms
-    /// against a vector merge of its map).
+    /// `fieldMapMinimum` postings, where marking them into a code map is
+    /// most of a keystroke, against one vector merge of its map.
     func fieldMap(ofOwnPostings node: Int32) -> FieldMap {
         if let cached = topLists.ownFieldMap(node) { return cached }
         var map = FieldMap(count: documents.count, capacity: documents.capacity)
@@ -265,12 +262,9 @@ extension SearchEngine {
     }
 
     /// `TermCodeMap.merge`, each half of the slots on a core of its own
-    /// when `sharing` (and there are maps to merge). "stonr" at a million
-    /// items (one term with typos, its code map made for the count) spent
-    /// a third of its 1.1–1.5 ms merging on one core while the other
-    /// waited. A/B in one process: "stonr" 930 → 771 µs, "cozo r" 0.84 of
-    /// before, "cozo l" 0.86, two-term keystrokes' mean 476 → 454 µs, no
-    /// class slower.
+    /// when `sharing` (and there are maps to merge): a term with typos
+    /// whose code map is made for its count otherwise spends much of its
+    /// time merging on one core while the other waits.
     private static func merge(
         _ mapped: [(map: FieldMap, base: UInt8)], into codes: UnsafeMutableBufferPointer<UInt8>, sharing: Bool
     ) -> Int {
@@ -378,15 +372,12 @@ extension SearchEngine {
     /// into a borrowed map of its own (`SlotScratch`: all `miss`, nothing
     /// to clear first), then the two merged, least code in each slot, and
     /// their hits counted, each core over half the slots, the borrowed map
-    /// put back clean as it is read. A typo term's small nodes are
-    /// thousands of lists and up to 175,000 postings at a million items
-    /// ("ham fordma"), each a random write: 0.4–0.6 ms on one core. (Both
-    /// cores walking every list, each writing only its half of the slots,
-    /// was slower.) A map of the second core's own was a megabyte filled
-    /// with `miss` for each term, and faulted in again whenever the
-    /// allocator had given its pages back (up to 0.45 ms of a term on the
-    /// saved 1M index); and one core merged the two. A/B in one process
-    /// at 1M, eight rounds: 358 → 330 µs a shared code map.
+    /// put back clean as it is read. A typo term's small nodes can be
+    /// thousands of lists, each posting a random write, too much for one
+    /// core. (Both cores walking every list, each writing only its half of
+    /// the slots, was slower.) A map of the second core's own would be a
+    /// byte a slot filled with `miss` for each term, and faulted in again
+    /// whenever the allocator had given its pages back.
     private func sharedTermCodeMap(mapped: [(map: FieldMap, base: UInt8)], marked: [MarkedList]) -> TermCodeMap {
         var shares: [[MarkedList]] = [[], []]
         var loads = [0, 0]
@@ -565,9 +556,8 @@ extension SearchEngine {
 
     /// `bound(reachedBy:blockLeasts:missed:)` for byte values (two
     /// terms' sums): counted by value, then the counts added up from the
-    /// least. The heap's compare and branch a block was a tenth of a
-    /// broad two-term keystroke, on one core (A/B in one process at 1M,
-    /// twelve rounds: the slowest two-term keystrokes 0.97 of before).
+    /// least, instead of a heap whose compare and branch a block is a
+    /// noticeable share of a broad two-term keystroke.
     /// Four tables of counts, block by block in turn: a broad query's
     /// blocks mostly share one least, and one table's counts would be a
     /// chain of stores and loads.
@@ -620,20 +610,11 @@ extension SearchEngine {
     /// broad or not, are answered from code maps with the rest of their
     /// query (`searchByFieldMaps`) when every other term is so too.
     ///
-    /// A term between one slot in sixty-four and one in sixteen drove a scan
-    /// instead: its postings gathered from up to dozens of typo nodes'
-    /// lists, a random write each, and every candidate looked up, which
-    /// at a million items cost more than a pass over every slot ("misatonve
-    /// daal": "daal" reaches 57,446 slots, 0.9–1.2 ms; "vedalgu f", "miveka
-    /// q", "cozo renbel"). A/B in one process at 1M, ten rounds each: those
-    /// keystrokes 0.38–0.64 of before, most others that changed path
-    /// 0.5–0.9; the slowest hundred-odd keystrokes' sum 0.96 to 1.02 in
-    /// four runs (some field-map keystrokes slower, perhaps making again
-    /// code maps the new path's pushed out of the four remembered); every
-    /// keystroke's sum 0.98 in the two runs that took it.
-    /// With fewer postings the scan is the cheaper ("belgresais niwi",
-    /// driven by 11,813 postings: 97 µs, against 272 from code maps), and
-    /// one slot in a hundred and twenty-eight was slower overall.
+    /// A term between one slot in sixty-four and one in sixteen would drive
+    /// a scan: its postings gathered from up to dozens of typo nodes'
+    /// lists, a random write each, and every candidate looked up, which in
+    /// a large index costs more than a pass over every slot. With fewer
+    /// postings the scan is the cheaper, which sets this bound.
     static let fieldMapQueryShare = 64
 
     /// Whether a term is read from a code map in `searchByFieldMaps` (see
@@ -727,7 +708,7 @@ extension SearchEngine {
     /// those bounds the results (`bound(reachedBy:blockLeasts:missed:)`);
     /// only the blocks at or below it are read again. When many are, as
     /// when a broad query's matches share their least rule values ("cozo
-    /// l": 26,000 at a million items, in most blocks), those blocks' sums
+    /// l": in most blocks), those blocks' sums
     /// are bounded again with the slots' rank tiers below them
     /// (`tieredBlocks`), and only the few blocks at or below that bound
     /// are read slot by slot. (Every slot at the bound was listed and
@@ -764,9 +745,9 @@ extension SearchEngine {
             // A chunk at a time, term by term, each a plain loop over bytes
             // (vectorised); then the chunk's matches counted and its
             // finished blocks' leasts found, while the chunk is in the
-            // first cache. (Each term over a whole part, then a count, went
-            // through the megabytes of sums three times: 0.2 ms of "tinra
-            // berma".) Parts start on a block's edge: each block's least
+            // first cache. (Each term over a whole part, then a count, goes
+            // through every slot's sums three times.) Parts start on a
+            // block's edge: each block's least
             // is one part's to write.
             let totals = termCodes.withUnsafeBufferPointer { termCodes in
                 Self.inParts(of: slotCount, workers: workers, alignedTo: blockSize) { part -> Int in

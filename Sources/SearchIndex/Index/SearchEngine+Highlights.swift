@@ -30,8 +30,8 @@ extension SearchEngine {
         evaluators: inout [TermEvaluator], trie: UnsafePointer<TokenTrie>
     ) -> HighlightList {
         // The probes are read in place: taken out of the array (a probe a
-        // token a term), each was copied, a retain and a release of each
-        // of its arrays (5% of the benchmark's keystroke instructions).
+        // token a term), each would be copied, a retain and a release of
+        // each of its arrays.
         guard let probes else {
             return highlights(of: text, field: field, terms: terms, termsAreASCII: termsAreASCII, probes: nil, evaluators: &evaluators, trie: trie)
         }
@@ -58,8 +58,8 @@ extension SearchEngine {
         return tokenizedHighlights(of: string, field: field, terms: terms, probes: probes, evaluators: &evaluators, trie: trie)
     }
 
-    /// Whether every term is ASCII (each result's highlights asked this of
-    /// every term again: a twentieth of a short keystroke's instructions).
+    /// Whether every term is ASCII, asked once a query rather than by each
+    /// result's highlights of every term again.
     static func areASCII(_ terms: [String]) -> Bool {
         terms.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } }
     }
@@ -70,9 +70,8 @@ extension SearchEngine {
     /// none of which starts with an ASCII character, and a term allowed a
     /// typo has at least five characters, more than one edit from any
     /// prefix of a one- or two-character token. (Such a title, met as a
-    /// result matched in another field, went through the tokenizer for
-    /// nothing: one result in thirty in the benchmark corpus, a twentieth
-    /// of a short keystroke's time at a million items.)
+    /// result matched in another field, would go through the tokenizer
+    /// for nothing.)
     static func isBeyondASCIITerms(_ text: String, terms: [String]) -> Bool {
         areASCII(terms) && isBeyondASCII(text)
     }
@@ -117,10 +116,7 @@ extension SearchEngine {
                 var out = HighlightList()
                 // A token that no term's probe can match by its first byte
                 // (most of a title's, for a term with typos) is passed over
-                // unfolded: its codes would all be misses. A/B in one
-                // process at 1M, two runs: seven to nine letters 0.90–0.97
-                // of before at their medians, two terms 0.92–0.99; one to
-                // four letters (one head, `singleHeadHighlights`) unchanged.
+                // unfolded: its codes would all be misses.
                 let leadTests = probes.map { $0.count == terms.count } ?? false
                 Tokenizer.forEachASCIIWord(in: bytes) { start, end in
                     if leadTests, let probes {
@@ -168,8 +164,8 @@ extension SearchEngine {
     /// a token matches a term when its first eight bytes, folded, fall
     /// under the node's path, which its first byte mostly rules out, so
     /// each token is folded only when its first byte is a term's. (Every
-    /// token folded into two buffers, then tested, was most of the
-    /// instructions of a short keystroke's highlights: callgrind.)
+    /// token folded into two buffers, then tested, would be most of a
+    /// short keystroke's highlighting.)
     private static func singleHeadHighlights(
         of bytes: UnsafeBufferPointer<UInt8>, field: String, terms: [String], probes: UnsafeBufferPointer<TermProbe>
     ) -> HighlightList {
@@ -218,8 +214,8 @@ extension SearchEngine {
     /// also joined into tokens). `Tokenizer.asciiIndexTokens` has the rules.
     static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         // Most titles have none of the bytes the rules below look for:
-        // eight bytes at a time, they are passed in a quarter of the
-        // instructions (the byte loop was a twentieth of a short keystroke's).
+        // eight bytes at a time, they are passed with a quarter of the work
+        // of a byte loop.
         if !containsNonPlainCandidate(bytes) { return true }
         var chunkHasDigit = false
         var chunkIsNumber = true
@@ -286,10 +282,9 @@ extension SearchEngine {
             var bestLength = 0
             // The token's bytes and scalars made once for every term (and
             // the node), and the probe asked through them: made for each
-            // term in closures, they held copies of the probe (a retain and
-            // a release of each of its arrays) for every token and term (in
-            // perf, three tenths of a keystroke of Chinese characters; A/B
-            // at 1M, their median 139 -> 129 µs).
+            // term in closures, they would hold copies of the probe (a
+            // retain and a release of each of its arrays) for every token
+            // and term, a large share of a keystroke of Chinese characters.
             var tokenText = token.text
             TokenTrie.withScalars(of: tokenText) { scalars in
                 var node: Int32 = -1

@@ -96,8 +96,7 @@ extension SearchEngine {
                 fields += Int(hit.field)
             }
             // The slot's flag first: with a single view anywhere, hashing
-            // every candidate's identifier made a 1M index's keystrokes
-            // three times slower (p50 0.15 -> 0.45 ms).
+            // every candidate's identifier would slow every keystroke.
             let engagement = engagedSlots[Int(doc)] ? engagementScore(of: document.uniqueIdentifier, at: query.now).score : 0
             ranked.append(RankedSlot(key: RankingKey(
                 typos: typos, wholeWords: whole, fieldScore: fields, engagement: engagement,
@@ -125,9 +124,8 @@ extension SearchEngine {
     /// (`ParallelWork.both`) while this one ranks and makes the results,
     /// which need nothing from it; this one then joins the marking, run
     /// by run (`SharedMarking`). A five-letter term reaches four-letter
-    /// prefixes with its typos (its letters but one): tens of thousands
-    /// of postings at a million items, in perf a third of the time of the
-    /// five- to eight-letter keystrokes.
+    /// prefixes with its typos (its letters but one): many postings in a
+    /// large index, the count's share of such keystrokes.
     private func searchFromTopLists(term: String, matches: TokenTrie.TermMatches, query: SearchQuery) -> SearchResponse? {
         guard topListsMayAnswer(matches, query: query) else { return nil }
         // A space typed after the term ends it: a second term is coming,
@@ -140,9 +138,8 @@ extension SearchEngine {
             // The ranked documents' slots and sets were read together as
             // they were ranked (`rankFromTopLists`): no second `gather`.
             let probes = TermProbe(matches: matches, trie: trie, testsNodes: query.explainsMatches).map { [$0] }
-            // One array for every result: written in the call, `[term]` was
-            // a new array a result (in perf, the most frequent allocation
-            // of a short keystroke).
+            // One array for every result: written in the call, `[term]`
+            // would be a new array a result.
             let terms = [term]
             let termsAreASCII = Self.areASCII(terms)
             let deferred = DeferredHighlights(terms: terms, termsAreASCII: termsAreASCII, probes: probes)
@@ -203,13 +200,9 @@ extension SearchEngine {
     /// storage headers), so that no load waits for a miss of its own
     /// document before it can start. (The set's own bytes, read for the
     /// content type, were a third pass until the slot coded the type:
-    /// `Document.contentTypeCode`.) Passes against one pass, A/B in one
-    /// process at 1M, two runs: one-to-four-letter keystrokes' median
-    /// 0.87 and 1.00 of one pass's, two terms' 0.92 and 0.98, p99 0.91 and
-    /// 0.95 (the gain largest when the machine's cache was busiest). (Fed
-    /// through a lazy map of ranked pairs, each pair was copied and its
-    /// key path called: too much work between two loads for the next miss
-    /// to start early.)
+    /// `Document.contentTypeCode`.) (Fed through a lazy map of ranked
+    /// pairs, each pair would be copied and its key path called: too much
+    /// work between two loads for the next miss to start early.)
     func gather(_ docs: [UInt32]) {
         var sink: UInt32 = 0
         documents.withUnsafeBufferPointer { documents in

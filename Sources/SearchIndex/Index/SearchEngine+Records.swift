@@ -14,8 +14,8 @@
 ///               built documents that hold ──letDocumentsHoldRecords──► leave the table
 /// ```
 ///
-/// Why: kept twice, a million records took 80 MB (56 bytes each, their
-/// buckets and an eighth of room) beside documents that said the same.
+/// Why: kept twice, each record would cost its table entry, bucket and
+/// room beside a document that says the same.
 /// A record held is read back whole (`Document.heldRecord`): no keystroke
 /// reads records, only changes, saves and reports do.
 extension SearchEngine {

@@ -309,8 +309,8 @@ extension SearchEngine {
         // The heap put in its own order first (integers, the identifiers
         // only on a tie): it is the ranking's order for documents without
         // views, so the sort by full keys below meets one sorted run (and
-        // the few engaged documents). Sorting the heap's order by full keys
-        // was 3% of the benchmark's keystroke instructions at 100k items.
+        // the few engaged documents) instead of sorting by full keys from
+        // any order.
         var heap = kept.heap
         ranks.withUnsafeBufferPointer { ranks in heap.sort(by: Self.packedOrder(ranks: ranks, documents: documents)) }
         var ranked = heap.map { rankingKey($0, engagement: 0) }
@@ -443,10 +443,8 @@ extension SearchEngine {
     }
 
     /// Gathered candidates whose token runs are read ahead together
-    /// (`touchRuns`). A/B in one process at 1M (runs of 16, 32 and 64
-    /// alike): "hovealda entst" (1,898 candidates, a probe with typos)
-    /// 0.39–0.55 of before, "marpeor miw" 0.41–0.50. (Typed once, in the
-    /// bench's own run, 1.1 ms → 0.64–0.93 and 0.69 → 0.35 ms.)
+    /// (`touchRuns`), so their cache misses overlap (runs of 16 to 64 do
+    /// about as well).
     static let touchRunLength = 32
 
     /// A probed term is first matched against the candidates by its
@@ -459,8 +457,8 @@ extension SearchEngine {
     /// one of its whole-word nodes; and how many slots are set.
     ///
     /// Slots are counted as they are marked (a bit newly set adds one, with
-    /// no branch): a popcount of every word after was a second pass over
-    /// 125 KB at a million slots, however few the term's postings (a
+    /// no branch): a popcount of every word after would be a second pass
+    /// over a bit a slot, however few the term's postings (a
     /// one-term keystroke with typos that the best lists answer counts
     /// its matches this way).
     ///
@@ -621,10 +619,8 @@ extension SearchEngine {
     /// Puts `pairs` (a slot above a code byte, the slot below
     /// `1 << slotBits`) in slot order, the codes of one slot in any
     /// order: a least-significant-digit radix sort of the slots, in passes
-    /// of at most eleven bits (two passes of ten at a million slots: the
-    /// counts to clear at each pass stay a few kilobytes). A comparison
-    /// sort of a few thousand pairs was a tenth of the instructions of
-    /// short keystrokes that scan (callgrind, 100,000 items).
+    /// of at most eleven bits (the counts to clear at each pass stay a
+    /// few kilobytes), cheaper than a comparison sort of a few thousand pairs.
     static func sortBySlot(_ pairs: inout [UInt64], slotBits: Int) {
         let count = pairs.count
         guard count > 1 else { return }
@@ -705,10 +701,8 @@ extension SearchEngine {
         // Many: the best code per slot in a borrowed byte map, and a bit
         // per slot met (`SlotScratch`); then the bits read in order, each
         // slot's code taken and its byte put back. (A byte map made for
-        // the query was a megabyte cleared and read whole at a million
-        // items, for the few percent of it the postings touch. A/B in one
-        // process: "misatonve daal", "miveka q", "vedalgu f", 25,000 to
-        // 30,000 candidates, 0.77–0.86 of before.)
+        // the query would be a byte a slot cleared and read whole, for the
+        // few percent of it the postings touch.)
         slots.reserveCapacity(min(estimate, slotCount))
         codes.reserveCapacity(min(estimate, slotCount))
         Self.slotScratch.withMaps(slots: slotCount) { best, met in

@@ -5,9 +5,9 @@ import Foundation
 /// identifier → slot map and the merge maps by URL.
 ///
 /// A snapshot load returns the engine before these are built: queries read
-/// only the documents, the trie and the per-slot arrays, and hashing a
-/// million identifiers twice was most of a cold start (0.8 s of CPU at a
-/// million items). They are built on another thread while the first
+/// only the documents, the trie and the per-slot arrays, and hashing every
+/// identifier twice would be most of a cold start. They are built on
+/// another thread while the first
 /// queries run; the first read of one waits for them, and the first change
 /// moves them into the engine (`settleTables()`).
 extension SearchEngine {
@@ -127,8 +127,8 @@ struct DocumentIndex: Equatable {
 /// Copies, in memory of the process's own, of what a load borrowed from
 /// the snapshot file: made in the background after the tables, so that
 /// the first change after a load (which must own what it changes) does not
-/// copy half a gigabyte at once (1.7 s at a million items, most of it
-/// page faults) while the user waits.
+/// copy most of the engine at once (most of it page faults) while the
+/// user waits.
 struct OwnedCopies: Sendable {
     var arena: TokenArena
     var postingLists: [FlatColumn<TokenTrie.Posting>?]
@@ -180,12 +180,10 @@ final class PendingTables: @unchecked Sendable {
             // The tables read every record's set, and copying reads the
             // borrowed half of the file: their pages are dropped as each
             // part is done, or they would count in the process until it
-            // ends (a peak of 1.7 GB at a million items, against 1.2 GB).
-            // The copies drop only the pages they read: dropping the whole
-            // mapping after each part took away the pages of the sets and
-            // lists the keystrokes were reading meanwhile, which they
-            // faulted in again (a saved 1M index's keystrokes typed as the
-            // copies went: p50 93–105 against 55–57 µs).
+            // ends, raising its peak. The copies drop only the pages they
+            // read: dropping the whole mapping after each part would take
+            // away the pages of the sets and lists the keystrokes are
+            // reading meanwhile, which they would fault in again.
             results.tables = work()
             group.leave()
             dropping?.dropPages()

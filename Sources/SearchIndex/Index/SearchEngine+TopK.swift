@@ -106,8 +106,8 @@ extension SearchEngine {
     /// `subtreeTopList` made such a list whole for every keystroke that
     /// met one: the lists of its larger children first (each made and
     /// thrown away), then a hash table of every document, then a window
-    /// of 256. At a million items a five-letter prefix of 1,900 documents
-    /// took 0.43 ms, most of it there. Here the subtree's postings go
+    /// of 256, most of a keystroke for a prefix just under the threshold.
+    /// Here the subtree's postings go
     /// once through a table of their own size (`BestFieldTable`), and the
     /// window is as long as the query can take.
     func transientTopList(_ node: Int32, keeping count: Int) -> [TopEntry] {
@@ -127,8 +127,7 @@ extension SearchEngine {
     /// few queries that merge one (a typo bucket's small nodes, a longer
     /// prefix reaching past the threshold with them) make it again, from
     /// at most that many documents. Kept, the lists made as parts of
-    /// larger ones were three quarters of the lists (17,000 of 21,600 at
-    /// a million items, 17 MB), and their cache entries 3 MB more.
+    /// larger ones would be most of the lists, and of their memory.
     private func subtreeTopList(_ node: Int32, byteMap: inout [UInt8]) -> [TopEntry] {
         if let cached = topLists.subtree(node) { return cached }
         // A child's best list holds every document of its subtree that can
@@ -155,8 +154,8 @@ extension SearchEngine {
     }
 
     /// From this many postings offered, a subtree's documents are told
-    /// apart by a byte per slot rather than a hash table (warming the lists
-    /// at 1M spent a quarter of its time hashing slots).
+    /// apart by a byte per slot rather than a hash table, whose hashing
+    /// would be much of warming the lists.
     static let bestFieldByteMapMinimum = 4_096
 
     /// Each document among the postings of `node`, the entries of
@@ -231,16 +230,15 @@ extension SearchEngine {
     /// Fills the lists and maps of `starts` and of every large subtree below them.
     private func warm(from starts: [Int32], mapsServe: Bool) {
         var stack = starts
-        // One map for every list this thread makes: a hash table a node was
-        // a third of warming at a million items, in hashing and growing.
+        // One map for every list this thread makes: a hash table a node
+        // would be much of warming, in hashing and growing.
         var byteMap = [UInt8](repeating: Self.noField, count: documents.count)
         var warmed = 0
         while let node = stack.popLast() {
             // The lists and maps made for the moment (a small subtree's
             // list, a map a cover is tested with) are freed in each core's
             // own allocator arena, which keeps them until told: given back
-            // every 64 nodes, the warm's top at a million items fell from
-            // 4,500 kB above its end to none (about 70 calls of 1.5 ms).
+            // every 64 nodes, they no longer raise the warm's peak.
             warmed += 1
             if warmed % 64 == 0 { Allocator.returnFreePages() }
             _ = subtreeTopList(node, byteMap: &byteMap)
@@ -411,20 +409,16 @@ extension SearchEngine {
     /// reach fewer documents (most terms of six letters and more, with
     /// their typos) went through the scan, which reads every posting of
     /// every node, sorts them by slot and probes each document's tokens,
-    /// where the lists read a bucket at a time, typos last. A/B in one
-    /// process at 1M, an eighth of the threshold (250) and 64 against
-    /// 2,000: the medians of seven letters 107 → 73 and 109 → 72 µs,
-    /// eight 85 → 62 and 89 → 62, nine and more 146 → 114 and 164 → 102,
-    /// a term and a space 62 → 42 and 64 → 41; one to four letters and
-    /// two terms unchanged.
+    /// where the lists read a bucket at a time, typos last, which is the
+    /// cheaper for those terms; short terms and two terms are unaffected.
     var topListAnswerMinimum: Int { topListThreshold / 8 }
 
     /// The slots of documents with views. While a load's identifier map
     /// is still being built, those the load found from the per-slot flags
     /// (nothing changes before the map is taken in: see `settleTables`):
-    /// waiting for the map made the first query of a cold start take it
-    /// whole (0.7 s at a million items) as soon as anything had been
-    /// viewed, and a pass over the flags a query cost 0.3 ms.
+    /// waiting for the map would make the first query of a cold start
+    /// wait for all of it as soon as anything had been viewed, and a pass
+    /// over the flags on every query costs more than this list.
     func engagedDocuments() -> Set<UInt32> {
         guard !engagements.isEmpty else { return [] }
         if pendingTables != nil { return engagedAtLoad }
@@ -579,11 +573,10 @@ extension SearchEngine {
     }
 
     /// Postings a count marks one by one, a bit a slot, before a code
-    /// map counts instead: a bit in 125 KB (at a million slots) costs less
-    /// than a byte in a megabyte, with no megabyte to clear, so up to four
-    /// times what the cores would share marking a code map (at a million
-    /// items, 65,536, 262,144 and a million gave five-letter keystroke
-    /// medians within the machine's noise of each other).
+    /// map counts instead: a bit a slot costs less than a byte a slot,
+    /// with no byte map to clear, so up to four times what the cores
+    /// would share marking a code map (the keystrokes are insensitive to
+    /// the exact bound).
     static let countingMarkLimit = 262_144
 }
 
@@ -591,7 +584,7 @@ extension SearchEngine {
 /// so best-list comparisons touch only plain values.
 ///
 /// Three 32-bit words, 12 bytes a slot (16 with the prefix one 64-bit
-/// word: 4 MB more at a million items), every bit a field's, so a
+/// word, aligned), every bit a field's, so a
 /// snapshot, which writes ranks as they lie in memory, writes no padding:
 ///
 /// ```

@@ -3,11 +3,10 @@ import Foundation
 /// Best lists and field maps follow each change in place, instead of being
 /// dropped along the paths it touches.
 ///
-/// A one-item insert into a million items passes through dozens of listed
+/// A one-item insert into a large index passes through dozens of listed
 /// nodes (every prefix of its tokens with more than `topListThreshold`
-/// documents). Dropping their entries freed megabytes of field maps per
-/// change (median insert 115 µs, against 61 µs with nothing cached), and the
-/// next keystroke paid to build them again.
+/// documents). Dropping their entries would free large field maps on
+/// every change, and the next keystroke would pay to build them again.
 ///
 /// A best list is a prefix of its subtree's static order (`staticPrecedes`,
 /// a total order): *complete* when it holds every document of the subtree
@@ -32,9 +31,8 @@ import Foundation
 /// rarely among the best 256 of "s"). Each summary remembers its lists'
 /// `ListTail` (length and the last entry's static key), so that is
 /// learned from the summary alone: the list's header, its last entry and
-/// that document's rank are up to three cache misses per node (with the
-/// key remembered but the length read off the list, an insert at 100k
-/// items took 108 µs; with both in the summary, 62 µs).
+/// that document's rank are up to three cache misses per node, which
+/// the summary spares an insert.
 extension SearchEngine {
     /// Puts the document in `slot` (whose postings were added at
     /// `tokenPlaces` and who was just counted) into the lists and maps of

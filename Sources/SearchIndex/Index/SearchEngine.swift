@@ -13,9 +13,8 @@ struct ExpiryTest {
     /// have expired yet, no column is read: `nothingHasExpired(at:)`).
     @inline(__always) func isUnexpired(_ slot: UInt32) -> Bool {
         // Spelled out, not through `SearchEngine.expiration(ofSlot:in:)`:
-        // with that call, 71 short queries at 1M counted 47.3M
-        // instructions instead of 44.2M (callgrind: retains and value
-        // copies around the best-list walk that asks this; why, not found).
+        // the call added retains and value copies around the best-list
+        // walk that asks this.
         nothingExpires || Int(slot) >= expirations.count || expirations[Int(slot)] > now
     }
 }
@@ -64,16 +63,16 @@ public struct SearchEngine: Sendable {
     var expiringDocuments: Set<UInt32> = []
     /// No document in `expiringDocuments` expires before this (a lower
     /// bound: lowered by each insert, left as it is by removals). Before
-    /// it, a query reads no expiration: with a few expiring fixtures in a
-    /// million items, reading each candidate's from the 8 MB column was a
-    /// cache miss apiece, a twelfth of a short keystroke.
+    /// it, a query reads no expiration: with a few expiring items in a
+    /// large index, reading each candidate's from the column is a cache
+    /// miss apiece.
     var expirationFloor: Double = .infinity
     /// Tokens of each document slot, laid out for scanning.
     var tokens = TokenArena()
     /// Expiration of each slot (seconds since the reference date; infinity
     /// when it never expires), parallel to `ranks`; empty while no document
     /// has ever expired in this index (read through `expiration(ofSlot:)`).
-    /// Most indexes never use it: a million infinities took 8 MB.
+    /// Most indexes never use it, and a column of infinities is 8 bytes a slot.
     var expirations: [Double] = []
     /// Whether each slot's document has views (ranked apart, with its engagement).
     var engagedSlots: [Bool] = []
@@ -90,15 +89,10 @@ public struct SearchEngine: Sendable {
 
     /// The threshold for an index of `slots`: a thousandth of them, from
     /// 500 to 2,000. A subtree under it has its list made at each
-    /// keystroke that meets it, from every posting: at 100k items, where a
-    /// threshold of 2,000 left most three- and four-letter prefixes under
-    /// it, "ane", "ani" or "sap" took 70–120 µs a keystroke. A list kept
-    /// costs memory, about a kilobyte, and a change under it upkeep: at a
-    /// million items, 1,000 keeps 10.2 MB of lists where 2,000 kept 7.6.
-    /// Full benches in turn: at 1M (1,000 against 2,000) p50 49, 48 and
-    /// 47 µs against 63, 81 and 55, peaks 492–494 MB against 488–491;
-    /// at 100k (500 against 2,000) p50 40 and 42 µs against 51 and 62,
-    /// inserts 73–75 µs against 59–60.
+    /// keystroke that meets it, from every posting, so a threshold that is
+    /// too high for the index leaves common three- and four-letter prefixes
+    /// to that work; a list kept costs about a kilobyte and upkeep on every
+    /// change under it, so one too low costs memory and insert time.
     public static func sizedTopListThreshold(slots: Int) -> Int {
         min(2_000, max(500, slots / 1_000))
     }
@@ -107,8 +101,8 @@ public struct SearchEngine: Sendable {
     var scanEnabled = true
     /// A driving term with at most this many postings is gathered by sorting
     /// them; with more, through a byte and a bit a slot (`SlotScratch`).
-    /// (A byte map read eight slots at a time beat sorting from a few
-    /// thousand: two-term keystrokes at 1M 5-10% faster than with 16,384.)
+    /// (A byte map read eight slots at a time beats sorting from a few
+    /// thousand postings on.)
     var sortedGatherLimit = 4_096
     /// From this many slots a pass over every slot (a code map's, a
     /// field-map query's sums) is shared among the cores (below it,
@@ -117,15 +111,12 @@ public struct SearchEngine: Sendable {
     /// From this many candidates the scan is shared among the cores: a
     /// quarter of `parallelScanMinimum`, as a candidate costs more than a
     /// slot of a pass (a read of its code, of its rank when it could be
-    /// kept: cache misses at a million items), and handing half to the
-    /// paired worker a few microseconds. A/B in one process at 1M against
-    /// `parallelScanMinimum` itself: two-term keystrokes' mean 526 → 500
-    /// µs, "usston l" and "vedalgu f" (25,000 candidates) 0.81 of before,
-    /// none more than 4% slower.
+    /// kept: cache misses in a large index), while handing half to the
+    /// paired worker costs the same few microseconds either way.
     var parallelCandidateMinimum: Int { parallelScanMinimum / 4 }
     /// From this many postings marked, a one-term count runs on the other
-    /// core beside the ranking (`searchFromTopLists`): some 30 µs of
-    /// marking, well above the 1–4 µs of handing it over. (A marking the
+    /// core beside the ranking (`searchFromTopLists`): from here the
+    /// marking costs well above handing it over. (A marking the
     /// two threads can share, in runs of an ordered trie, is shared from
     /// fewer: `sharedCountMarkingMinimum`.)
     var sharedCountMinimum = 16_384
@@ -167,11 +158,9 @@ public struct SearchEngine: Sendable {
     static var workerCount: Int { ParallelWork.workerCount }
 
     /// Per-slot maps a query borrows and hands back clean (`SlotScratch`),
-    /// one pool for every engine of the process. (Held by each engine, a
-    /// stored reference, the full benchmark at 1M gave a p50 of 55–86 µs
-    /// in eight runs against 51–61 µs for the code before, in turn, while
-    /// the A/B in one process found the keystrokes that never borrow
-    /// unchanged; shared, 58 and 60 µs against 56 and 51.)
+    /// one pool for every engine of the process: a stored reference in
+    /// each engine made every keystroke's copy of the engine heavier,
+    /// whether or not it borrowed a map.
     static let slotScratch = SlotScratch()
 
     public init(preference: IndexingPreference = .viewedRecords) {
@@ -264,8 +253,8 @@ public struct SearchEngine: Sendable {
     /// records go once their documents are placed.
     ///
     /// Why: through the table, every record stayed there until the build's
-    /// end and the documents took them over only then (80 MB at a million
-    /// items, the top of the benchmark's peak).
+    /// end and the documents took them over only then, which set the
+    /// build's peak memory.
     private mutating func indexIntoEmpty(_ items: inout [SearchableItem]) {
         // In identifier order, the last item of each identifier (as the
         // table keeps the last one a batch names).
@@ -325,8 +314,8 @@ public struct SearchEngine: Sendable {
         // Every coded set is made before any original goes, so the coded
         // ones lie together in fresh memory and the originals' pages come
         // free whole (each replaced as soon as coded, the coded sets took
-        // the originals' places and left a hole of ninety bytes beside
-        // each: at a million items the process kept 40 MB of the 86 saved).
+        // the originals' places and left a hole beside each, so the
+        // process kept most of the memory the coding saved).
         let originals = items.map(\.attributeSet.packed)
         let blocks = stride(from: 0, to: originals.count, by: Self.sharingBlock).map {
             $0..<min($0 + Self.sharingBlock, originals.count)
@@ -589,9 +578,8 @@ public struct SearchEngine: Sendable {
     /// (`TokenTrie+Order`) once those made or freed since the last time
     /// are an eighth of them: a token at such a node is tested by a walk up
     /// the trie. A bulk build orders its nodes once, at its end; a one-item
-    /// change makes a few (a reorder at a million items takes about 0.13 s:
-    /// 0.11 s moving 418,000 nodes into their new order, 0.02 s renaming
-    /// the arena's 22 million tokens).
+    /// change makes a few, so a reorder (a pass over every node and token)
+    /// comes rarely.
     mutating func orderTrieIfDue() {
         let unordered = trie.unorderedNodeCount
         guard unordered > 0, unordered >= trie.nodes.count / 8 else { return }
@@ -682,24 +670,21 @@ public struct SearchEngine: Sendable {
         for index in chunks.indices {
             let next = index + 1 < chunks.count ? SharedMap(Array(chunks[index + 1]), build) : nil
             place(&self, chunks[index], &built)
-            // Its inputs go now, not with the batch (a bulk import's records: 56 MB at a million items).
+            // Its inputs go now, not with the batch (a bulk import's records would otherwise all wait).
             chunks[index] = Chunk()
             built = next?.finish() ?? []
             // Freed pages go back as the build goes, not only at its end:
             // posting lists grown by doubling leave their old copies behind,
-            // 13 MB more at a million items by the last chunk (then the
-            // build's peak) than with a trim every 16 chunks (a few ms each).
+            // which would add to the build's peak at its last chunk; a trim
+            // every 16 chunks costs little.
             if index % 16 == 15 { Allocator.returnFreePages() }
             if index == 0 {
                 // Growing by doubling copied the node and token arrays again
-                // and again (a tenth of a bulk build at 1M, in copies and
-                // page faults). Room for the rest at the first chunk's rate
+                // and again. Room for the rest at the first chunk's rate
                 // (later chunks share more prefixes, so it is more than
                 // enough for nodes), and a quarter more for tokens, whose
-                // rate does not fall: at 1M the first chunk's rate fell 7%
-                // short, and the doubling near the end held the old and new
-                // token columns at once (then the build's peak, 140 MB above
-                // its end).
+                // rate does not fall: a doubling near the end would hold
+                // the old and new token columns at once, the build's peak.
                 // Untouched capacity is address space, not memory.
                 let remaining = count - firstCount
                 trie.reserveCapacity(nodes: trie.nodes.count + (trie.nodes.count - nodesBefore) * remaining / firstCount)
@@ -710,8 +695,8 @@ public struct SearchEngine: Sendable {
     }
 
     /// Room for `count` more documents in the per-slot arrays, and an
-    /// eighth more: the first insert after a bulk build doubled each of
-    /// them, a copy of 90 MB at 1M while that insert waited. Untouched
+    /// eighth more: the first insert after a bulk build would double each
+    /// of them, a copy of every column while that insert waits. Untouched
     /// capacity is address space, not memory.
     private mutating func reserveCapacity(documents count: Int) {
         // The identifier table too: growing it step by step rehashed every
@@ -765,7 +750,7 @@ public struct SearchEngine: Sendable {
             swap(&documents[Int(slot)], &document)
         }
         // One document (a one-item update) goes token by token: the batch
-        // path's sort and bookkeeping cost it 10–20 µs at 1M (runs in turn).
+        // path's sort and bookkeeping cost more than they save for one.
         if pending.count == 1, ids.count == 1 {
             insertTokens(pending[0])
         } else if !pending.isEmpty {
@@ -932,11 +917,7 @@ public struct SearchEngine: Sendable {
         nodes.reserveCapacity(insert.tokens.count)
         places.reserveCapacity(insert.tokens.count)
         // The paths read first, their misses together (`touchPaths`): the
-        // walks below then wait on few. A/B in one process on a saved 1M
-        // index, with and without, insert by insert, three runs of 4,000:
-        // medians 96 → 86, 78 → 67 and 67 → 57 µs. (perf, 10,000 inserts:
-        // the walks and appends 1,556 samples of 4,282; with the pass,
-        // pass and walks about 980 of 3,651.)
+        // walks below then wait on few.
         // A token whose node the pass found goes straight onto it: a split
         // made by an earlier token keeps the lower node's index, so the
         // node still ends the token.
@@ -1099,7 +1080,7 @@ extension Document {
     func withTokens(from attributeSets: [AttributeSet], expiration: Double = .infinity) -> BuiltDocument {
         // A document has a few dozen distinct tokens: comparing heads (first
         // eight bytes) in a short array is cheaper than hashing every
-        // token's string (a fifth of a one-item insert at a million items).
+        // token's string, a large share of a one-item insert.
         // Past `linearLimit` tokens a dictionary takes over.
         let linearLimit = 64
         var order: [String] = []

@@ -78,8 +78,7 @@ public struct SearchResult: Sendable, Hashable {
     /// read from the set when asked. A string made for each of a
     /// keystroke's results, beside the set that holds the same text, was
     /// the most frequent allocation of a keystroke once highlights were
-    /// kept inline (13 of 37 on one to four letters, 35 of 119 on five to
-    /// eight: a uprobe on `malloc`). Each read decodes it: a caller that
+    /// kept inline. Each read decodes it: a caller that
     /// reads it often keeps the string.
     public var title: String {
         get { pinnedTitle ?? shownAttributes.shownTitle }
@@ -167,8 +166,8 @@ extension SearchResult {
     // initializer, which builds the value from its parts: an initializer
     // that assigned `self.x` field by field kept the result in a stack
     // variable, returned by a copy (a retain of every reference a result
-    // holds, then a release of the variable's): a tenth of the samples of
-    // a short keystroke, which makes fifty results. The memberwise one
+    // holds, then a release of the variable's), fifty times a short
+    // keystroke. The memberwise one
     // takes `pinnedTitle` as stored, so it must come canonical (`pinned`):
     // results are made through this one.
     init(

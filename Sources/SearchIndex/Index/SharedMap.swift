@@ -7,8 +7,8 @@ import Foundation
 ///
 /// A bulk build inserts one chunk's tokens while the next chunk's
 /// documents are built. With the documents left to a worker alone, the
-/// inserting thread, done first, waited on it for a fifth of a build at a
-/// million items; taking what is left, it waits only for the worker's
+/// inserting thread, done first, would wait on it; taking what is left,
+/// it waits only for the worker's
 /// last block.
 final class SharedMap<Element: Sendable, Output: Sendable>: @unchecked Sendable {
     // Each output place is written once, by the thread that took its block

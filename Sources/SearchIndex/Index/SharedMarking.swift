@@ -5,9 +5,8 @@ import Synchronization
 /// whichever thread asks first, each thread marking a bit set of its own.
 ///
 /// A one-term count that marks many postings runs on the paired worker
-/// while this thread ranks and makes the results; at a million items the
-/// largest (`stoni`: 130,000 postings, a millisecond) took ten times as
-/// long as the results. Sharing runs rather than halves lets this thread
+/// while this thread ranks and makes the results; the largest counts take
+/// far longer than the results. Sharing runs rather than halves lets this thread
 /// join the marking as soon as its results are made, however long they
 /// took. The two sets are merged once both are done
 /// (`SearchEngine.mergedBits(_:outside:)`).
@@ -38,13 +37,9 @@ final class SharedMarking: @unchecked Sendable {
 
     /// Runs that must be left for the thread that made the results to
     /// join the marking; with fewer, it waits for the other thread.
-    /// Joining costs a set of its own (125 KB to clear at a million
-    /// slots) and a merge of the two sets (250 KB read), against the half
-    /// of what is left that it takes. A/B in one process at 1M, both
-    /// variants alternating line by line, medians with this rule over
-    /// joining always: six letters 0.96, seven 0.90, eight 0.97, nine
-    /// 0.94, five 1.01. (32 runs: six to eight letters 0.90–0.93, five
-    /// 1.05–1.11; 8 runs: seven and nine 0.93–0.94, six and eight 0.99.)
+    /// Joining costs a set of its own (a bit a slot to clear) and a merge
+    /// of the two sets, against the half of what is left that it takes:
+    /// worth it only when enough runs are left.
     static let joiningRuns = 16
 
     /// The next run not taken yet, nil when every run is taken.

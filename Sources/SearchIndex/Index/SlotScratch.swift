@@ -5,9 +5,9 @@ import Foundation
 ///
 /// A driving term of thousands of postings finds its candidates through
 /// a byte a slot (the least hit code there) and a bit a slot (the slots
-/// met, in order). Made for each query, the byte map was a megabyte at a
-/// million items, set to `TermProbe.miss` and then read whole, where the
-/// postings touch a few percent of it. A borrowed map is clean: the query
+/// met, in order). Made for each query, the byte map would be a byte a
+/// slot set to `TermProbe.miss` and then read whole, where the postings
+/// touch a few percent of it. A borrowed map is clean: the query
 /// puts back only the slots it marked, as it reads them off the bits. A
 /// code map marked by two cores borrows the byte map too, for the second
 /// core's marks, and puts every byte back as it merges them
@@ -70,8 +70,7 @@ final class SlotScratch: @unchecked Sendable {
 
     /// Makes idle maps of at least `slots` slots unless there are some:
     /// the first query to borrow them would otherwise fault in their
-    /// pages and fill them (at a million items, 0.6 ms of the first
-    /// two-term keystroke whose driving term has many postings).
+    /// pages and fill them while the user waits.
     func prepare(slots: Int) {
         lock.lock(); defer { lock.unlock() }
         guard !idle.contains(where: { $0.codes.count >= slots }) else { return }

@@ -10,9 +10,8 @@
 /// takes out), so the engine may add a slot before its document is in it
 /// and remove one after it is gone.
 ///
-/// Why: `[String: UInt32]` held a copy of each identifier in its buckets,
-/// two buckets an entry at a million items: 42 MB, where these buckets
-/// are 16 MB.
+/// Why: `[String: UInt32]` holds a copy of each identifier in its buckets,
+/// up to two buckets an entry, where these buckets are 8 bytes.
 struct SlotTable: Sendable {
     private var buckets = HashBuckets()
 

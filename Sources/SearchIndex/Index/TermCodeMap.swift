@@ -144,9 +144,8 @@ struct TermCodeMap: Sendable {
     }
 
     /// How many slots of a code map hold a hit (not `TermProbe.miss`),
-    /// read eight at a time: a byte-by-byte loop compiled to a branch per
-    /// slot, mispredicted at random, a quarter of a one-term keystroke
-    /// with typos at a million items.
+    /// read eight at a time: a byte-by-byte loop compiles to a branch per
+    /// slot, mispredicted at random.
     static func hitCount(of codes: UnsafeBufferPointer<UInt8>) -> Int {
         guard let base = codes.baseAddress else { return 0 }
         let raw = UnsafeRawPointer(base)

@@ -9,10 +9,9 @@ import Foundation
 final class TermMatchCache: @unchecked Sendable {
     /// Matched nodes remembered, in all terms; the terms used least
     /// recently are forgotten first. Enough for the words of a few hundred
-    /// queries: a word typed again ("misatonve" in four of two hundred) is
-    /// not walked again, where a nine-letter word's walk with two typos is
-    /// 0.65 ms at a million items. A node is about 20 bytes of dictionary:
-    /// some 20 MB at most.
+    /// queries: a word typed again is not walked again, where a long
+    /// word's walk with two typos is among the costliest steps of a
+    /// keystroke. A node is about 20 bytes of dictionary.
     static let capacity = 1_000_000
 
     /// Code maps remembered (`SearchEngine+FieldMaps`): a slot's byte
@@ -83,9 +82,8 @@ final class TermMatchCache: @unchecked Sendable {
         var end = scalars.index(before: scalars.endIndex)
         while length > 0, length >= count - Self.lookBack, TokenTrie.allowedTypos(forLength: length) == bound {
             // The term's first `length` scalars, as a slice of its own
-            // bytes: built a scalar at a time into a new view (the term's
-            // scalars first copied into an array), the look was 3% of a
-            // seven- or eight-letter keystroke's main thread at 1M (perf).
+            // bytes, not built a scalar at a time into a new view (the
+            // term's scalars first copied into an array).
             if let found = entries.peek(String(scalars[..<end])) { return found }
             length -= 1
             end = scalars.index(before: end)
@@ -95,10 +93,8 @@ final class TermMatchCache: @unchecked Sendable {
 
     /// The value remembered for `key`, or `compute`d (outside the lock: a
     /// typo walk or a map takes a while) and remembered. (Forgetting the
-    /// oldest instead of the least recently used lost the first word's
-    /// code map while the second was typed: "misatonve lenso" mapped
-    /// "misatonve" again after "l", "le", "len" and "lens" had each been
-    /// mapped, 0.4 ms.)
+    /// oldest instead of the least recently used would lose the first
+    /// word's code map while the second is typed, and map it again.)
     private func remembered<Value>(
         _ key: String, in store: ReferenceWritableKeyPath<TermMatchCache, RecentlyUsed<Value>>,
         weight: (Value) -> Int, compute: () -> Value

@@ -28,8 +28,8 @@ extension TermProbe {
         /// enclosing ranges on a stack, merges them.
         init(prefixes: [(node: Int32, code: UInt8)], trie: TokenTrie) {
             assert(zip(prefixes, prefixes.dropFirst()).allSatisfy { $0.node < $1.node }, "prefixes in node order")
-            // Every array sized once: grown an append at a time, they made
-            // about five allocations a typo keystroke (a uprobe on `malloc`).
+            // Every array sized once: grown an append at a time, they would
+            // each allocate several times a typo keystroke.
             var ranges: [(low: UInt32, high: UInt32, code: UInt8)] = []
             ranges.reserveCapacity(prefixes.count)
             for prefix in prefixes {

@@ -234,10 +234,9 @@ struct TermProbe: Sendable {
     /// The probe and the trie come by address, and are read in place. A
     /// probe handed to a call whole (from a buffer of them, to a closure
     /// or a method that reads its arrays) is copied first, a retain and a
-    /// release of each of its arrays: for every token a highlight tested,
-    /// a tenth of a seven-letter keystroke's main thread at a million
-    /// items; the trie, passed by value from a highlight's closures, was
-    /// copied the same way (about 4% of a five-letter keystroke).
+    /// release of each of its arrays, for every token a highlight tests;
+    /// the trie, passed by value from a highlight's closures, would be
+    /// copied the same way.
     @inline(__always)
     static func code(
         of probe: UnsafePointer<TermProbe>, token utf8: UnsafeBufferPointer<UInt8>, scalars: UnsafeBufferPointer<UInt32>,

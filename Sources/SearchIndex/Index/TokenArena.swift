@@ -12,13 +12,13 @@
 /// ```
 ///
 /// The field rides in the node's word as a posting's does in its slot's
-/// (`TokenTrie.Posting`): the scan reads one column for both, and a
-/// column of fields apart took 22 MB at a million items.
+/// (`TokenTrie.Posting`): the scan reads one column for both, and no
+/// column of fields apart is kept.
 ///
 /// A token is tested against a query term by its node alone: node indices
 /// follow the order of the nodes' paths (`TokenTrie+Order`), so a prefix's
-/// tokens are a range of them. (The arena once kept each token's first
-/// eight bytes for that test: 175 MB at a million items.)
+/// tokens are a range of them, with no copy of each token's bytes kept
+/// for that test.
 ///
 /// Knowing about where each posting sits lets a delete find it in a few
 /// thousand postings and take it out in constant time
@@ -26,11 +26,9 @@
 /// common word, holds most of the index. A place is six bits, bits 10–15
 /// of the posting's index: the posting is among the 1,024 indices with
 /// those bits in each run of 65,536 (`TokenTrie.position(of:in:place:)`),
-/// one window for most lists, seven for the longest at a million items
-/// (420,000 postings), each read in order. Whole places took 87 MB at a
-/// million items, their low 16 bits 44 MB, bits 8–15 in a byte of their
-/// own 22 MB; in the word's six spare bits, nothing (a trie of 16.7
-/// million nodes is the limit: 418,000 at a million items).
+/// one window for most lists and a few for the longest, each read in
+/// order. Kept in the word's six spare bits, places cost no memory of
+/// their own; the price is a limit of 2^24 trie nodes.
 ///
 /// Re-tokenising a document appends its new tokens and leaves a hole where
 /// the old ones were; holes are squeezed out (in slot order) once they

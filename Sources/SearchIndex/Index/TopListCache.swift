@@ -2,8 +2,8 @@ import Foundation
 
 /// One entry of a best list: a document and the best field it has in the
 /// subtree, packed as a posting is (`TokenTrie.Posting`: one 32-bit word,
-/// the field in its top two bits). A slot and a byte took eight bytes
-/// with their padding: 50 MB of best lists at a million items.
+/// the field in its top two bits). A slot and a byte would take eight
+/// bytes with their padding.
 struct TopEntry: Sendable, Hashable {
     private var posting: TokenTrie.Posting
 
@@ -74,8 +74,7 @@ final class TopListCache: @unchecked Sendable {
     /// Whether a node has a summary, a bit per node: a change passes every
     /// node on its tokens' paths, nearly none of which has one. A bit test
     /// is cheaper than a hash lookup, and a bitset stays in cache where a
-    /// byte per node would not (five million nodes: 640 KB against 5 MB, a
-    /// miss per test).
+    /// byte per node would not (a miss per test).
     private var listed: [UInt64] = []
 
     /// Must hold the lock.

@@ -4,7 +4,7 @@ extension UnsafeBufferPointer<Document?> {
     ///
     /// Why: `documents[slot]!` copies the whole document before reading
     /// one field of it, a retain and a release of its identifier, domain
-    /// and set (three cache lines written at a million items) and a call
+    /// and set (three cache lines written) and a call
     /// to the optional's outlined copy: gathering the fifty results' slots
     /// and ranking them did that for each. An optional document is the
     /// document's own bytes (its empty case is one of the identifier's

@@ -2,10 +2,10 @@
 /// of its own, or with the other sets of a bulk build in a shared one
 /// (`PackedStorage`).
 ///
-/// A million items held their attribute sets as a box of thirteen fields
-/// (264 bytes, mostly empty optionals) plus an allocation for every
-/// string over fifteen bytes and every list: about 660 bytes an item, a
-/// third of the engine. Packed, the same set is its bytes and one header.
+/// As a box of thirteen fields (264 bytes, mostly empty optionals) plus an
+/// allocation for every string over fifteen bytes and every list, the
+/// attribute sets were a third of the engine. Packed, the same set is its
+/// bytes and one header.
 ///
 /// ```
 ///  contentType · title? · displayName? · contentDescription? · keywords · thumbnail?
@@ -122,10 +122,9 @@ struct PackedAttributes: @unchecked Sendable {
     }
 
     /// Content types nearly every item has, written as their index (one
-    /// byte instead of a dozen: 13 MB at a million items) and read back as
-    /// these literals (every result reads its type: decoding it, a UTF-8
-    /// check and a new string, was a twentieth of a short keystroke's
-    /// instructions). Part of the packed format, so of snapshots: append
+    /// byte instead of a dozen) and read back as these literals (every
+    /// result reads its type: decoding it would be a UTF-8 check and a new
+    /// string each time). Part of the packed format, so of snapshots: append
     /// only, never reorder. (Each under sixteen bytes: a string held
     /// inline, copied without a retain.)
     static let commonContentTypes: [String] = [
@@ -251,8 +250,8 @@ struct PackedAttributes: @unchecked Sendable {
     ///
     /// With an `owner` that keeps the bytes valid and unchanged while it
     /// lives, the set reads them where they lie (a loaded snapshot's sets,
-    /// a quarter of a gigabyte at a million items, stay in the mapped file
-    /// instead of being copied into fresh pages).
+    /// a large part of it, stay in the mapped file instead of being copied
+    /// into fresh pages).
     static func validating(
         _ bytes: UnsafeRawBufferPointer, tail expectedTail: Int? = nil, borrowingFrom owner: (AnyObject & Sendable)? = nil
     ) -> PackedAttributes? {
@@ -306,8 +305,7 @@ struct PackedAttributes: @unchecked Sendable {
     /// storages of about a megabyte (`PackedStorage`'s shared layout).
     /// A set in a storage of its own was its object header, its own header
     /// and its dictionary's reference, and the allocator's header and
-    /// rounding: about 47 bytes a set (47 MB at a million items), where a
-    /// shared record's header is 4. A set too large for a record keeps a
+    /// rounding, where a shared record's header is 4 bytes. A set too large for a record keeps a
     /// storage of its own (`compressed(with:)`).
     ///
     /// The storage lives while any of its sets does: a set replaced or
@@ -585,9 +583,8 @@ struct PackedAttributes: @unchecked Sendable {
 ///  borrowed:  object header │ count|B tail │ pointer owner ──► the mapping
 /// ```
 ///
-/// (A header with the pointer and the owner beside the counts was 32
-/// bytes for every set, 24 MB at a million items of which nearly
-/// none borrows.)
+/// (A header with the pointer and the owner beside the counts would be
+/// 32 bytes for every set, nearly none of which borrows.)
 ///
 /// A set whose titles, description and keywords a `TextDictionary` coded
 /// (`compressed(with:)`) marks its count too, and holds the
@@ -667,8 +664,8 @@ final class PackedStorage: ManagedBuffer<PackedStorage.Header, UInt8> {
 
     /// A shared storage whose `count` bytes of records lie at `base`, in a
     /// loaded snapshot's run of sets that `owner` keeps valid (see above:
-    /// a million sets each borrowed through an object of their own were
-    /// 56 MB of a cold start at a million items).
+    /// each set borrowed through an object of its own would cost a cold
+    /// start an allocation a set).
     static func window(over base: UnsafeRawPointer, count: Int, owner: AnyObject & Sendable) -> PackedStorage {
         precondition(count <= windowLimit)
         let buffer = create(minimumCapacity: MemoryLayout<Borrowed>.size) { _ in

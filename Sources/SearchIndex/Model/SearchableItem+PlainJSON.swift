@@ -6,9 +6,9 @@ extension SearchableItem {
     /// dates as `YYYY-MM-DDTHH:MM:SSZ`. Otherwise nil, and the caller decodes
     /// with `Codable`, which gives the same item or names what is wrong.
     ///
-    /// Why a second reader: Foundation's `JSONDecoder` was most of an import
-    /// (about 20 s of a million-item corpus on two cores, much of it waiting
-    /// on its type-metadata lock) and of reading a store's records back. This
+    /// Why a second reader: Foundation's `JSONDecoder` is most of an import
+    /// (much of it waiting on its type-metadata lock) and of reading a
+    /// store's records back. This
     /// reader refuses rather than guesses, so it never accepts what
     /// `Codable` would refuse and never reads a value differently: an unknown
     /// or repeated key, an escaped key, a number `Int` might read otherwise

@@ -1,8 +1,8 @@
 /// Hands back one shared copy of each distinct string it is given.
 ///
-/// A million items name a handful of domains, and each item's own copy of
-/// a name longer than fifteen bytes (shorter ones live inline) was an
-/// allocation: 48 MB at a million items. Keeps at most `limit` strings, so
+/// Items name a handful of domains, and each item's own copy of a name
+/// longer than fifteen bytes (shorter ones live inline) would be an
+/// allocation. Keeps at most `limit` strings, so
 /// input whose every value differs costs a bounded table, not a copy.
 public struct StringInterner {
     private var strings: Set<String> = []

@@ -5,14 +5,12 @@ import Foundation
 /// them occurs, so that a set keeps such a text as codes
 /// (`PackedAttributes.compressed(with:)`).
 ///
-/// Why: descriptions and keywords are three fifths of an attribute set's
-/// bytes (at a million items of the benchmark corpus, 142 of about 230
-/// bytes a set), and nothing a keystroke does reads them: they are
-/// tokenised when an item is indexed and shown when a result is. Coded,
-/// a word of seven letters and its space take one to three bytes. Titles
-/// (22 bytes a set) are read by every result: decoded in one walk into a
-/// buffer on the stack (`withDecoded`), they cost a keystroke of the
-/// benchmark about 2% more instructions and save 10 MB at a million items.
+/// Why: descriptions and keywords are most of an attribute set's bytes,
+/// and nothing a keystroke does reads them: they are tokenised when an
+/// item is indexed and shown when a result is. Coded, a word of seven
+/// letters and its space take one to three bytes. Titles are read by
+/// every result: decoded in one walk into a buffer on the stack
+/// (`withDecoded`), they cost a keystroke a little and save more memory.
 ///
 /// A coded text is a run of units, one for each piece between two single
 /// spaces (`"a  b"` is three pieces, the middle one empty, so any text

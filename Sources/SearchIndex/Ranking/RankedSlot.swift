@@ -2,9 +2,9 @@
 /// builds results.
 ///
 /// A struct rather than a `(key:, doc:)` tuple: each copy of such a tuple
-/// went through the runtime's generic value witnesses (a call for the
-/// tuple, one for the key), a few hundred instructions per result on a
-/// one-term keystroke; a struct's copies are compiled in place.
+/// goes through the runtime's generic value witnesses (a call for the
+/// tuple, one for the key) for every result; a struct's copies are
+/// compiled in place.
 struct RankedSlot: Sendable {
     var key: RankingKey
     var doc: UInt32

@@ -178,11 +178,10 @@ extension SearchEngine {
         try out.flush()
     }
 
-    /// Room for a loaded posting list to grow: a long list (a common word's,
-    /// hundreds of thousands of postings at 1M) loaded full was copied whole
-    /// by the first insert that added to it, so the first updates after a
-    /// cold start each copied megabytes (perf: a third of 30,000 inserts on
-    /// a loaded 1M index). Short lists are loaded full: copying them is cheap.
+    /// Room for a loaded posting list to grow: a long list (a common word's)
+    /// loaded full would be copied whole by the first insert that adds to
+    /// it, so the first updates after a cold start would each copy
+    /// megabytes. Short lists are loaded full: copying them is cheap.
     static func postingCapacity(_ count: Int) -> Int {
         count >= 1_024 ? SnapshotReader.growingCapacity(count) : count
     }
@@ -421,7 +420,7 @@ extension SearchEngine {
         // Derived, not saved: one pass over the ranks.
         rankTiers = ranks.withUnsafeBufferPointer { ranks in
             // A plain loop into new storage: `append(contentsOf:)` of a lazy
-            // map took 10 ns an element (10 ms at a million).
+            // map is far slower an element.
             [UInt8](unsafeUninitializedCapacity: SnapshotReader.growingCapacity(ranks.count)) { tiers, initialized in
                 for slot in ranks.indices { tiers[slot] = ranks[slot].tier }
                 initialized = ranks.count

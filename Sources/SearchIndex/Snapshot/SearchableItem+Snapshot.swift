@@ -71,13 +71,13 @@ extension SnapshotReader {
 
     /// A set's bytes are walked whole before they are trusted, unless the
     /// file they come from was verified: then its stored tail is taken as
-    /// written (walking a million sets was half of reading the records, a
-    /// sixth of a cold start at a million items).
+    /// written (walking every set is much of reading the records, and so
+    /// of a cold start).
     ///
     /// With `trustingWords` (a verified file's documents), a set's record
     /// word is not read either: its writer put it there, and reading it
-    /// touched every page of the run during the load (a fifth of reading
-    /// the records at a million items); results read it when they show
+    /// would touch every page of the run during the load; results read it
+    /// when they show
     /// the set.
     mutating func readAttributes(
         in sets: UnsafeRawBufferPointer, trustingWords: Bool = false

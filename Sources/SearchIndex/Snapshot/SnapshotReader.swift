@@ -31,7 +31,7 @@ struct SnapshotReader {
     /// Lets the owner of the bytes drop the pages read so far, when it can
     /// (`DroppablePages`), as the structures are built from them: they
     /// would otherwise stay resident beside those structures until the
-    /// load ends (a gigabyte at a million items). Pages read again come
+    /// load ends, raising its peak. Pages read again come
     /// back from the page cache.
     func releaseConsumed() {
         (owner as? DroppablePages)?.dropPages()
@@ -117,9 +117,8 @@ struct SnapshotReader {
     }
 
     /// With `growing`, the array has room to grow by an eighth: an array
-    /// loaded full makes the first append after a load copy all of it (the
-    /// first one-item insert after loading a million items took 16 ms, the
-    /// next ones about 0.1 ms). Untouched capacity is address space, not
+    /// loaded full makes the first append after a load copy all of it, a
+    /// pause for the first one-item insert. Untouched capacity is address space, not
     /// memory.
     mutating func readArray<T: BitwiseCopyable>(of _: T.Type = T.self, growing: Bool = false) throws(SnapshotError) -> [T] {
         let (raw, count) = try readArrayInPlace(of: T.self)
@@ -177,8 +176,8 @@ struct SnapshotReader {
     /// A new array holding `count` values of `T` copied from `raw` (which
     /// need not be aligned). A large one is copied on every core at once:
     /// the copy is mostly first touches of new pages and of the mapped
-    /// file's, and a load's slot tables and trie labels (60 MB at a million
-    /// items) were copied on one core while the other waited.
+    /// file's, and a load's slot tables and trie labels would otherwise be
+    /// copied on one core while the other waits.
     static func array<T: BitwiseCopyable>(from raw: UnsafeRawPointer, count: Int, capacity: Int = 0) -> [T] {
         guard count > 0 else { return [] }
         return [T](unsafeUninitializedCapacity: max(count, capacity)) { buffer, initialized in

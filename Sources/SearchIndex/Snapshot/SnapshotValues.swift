@@ -1,7 +1,7 @@
 /// Values of `T` read where they lie in a snapshot's bytes, aligned or not:
 /// for columns a load only reads once on its way to other structures (the
-/// trie's), which a copy into an array would first write to new pages
-/// (about 50 MB at a million items: 30 ms of a cold start).
+/// trie's), which a copy into an array would first write to new pages,
+/// a cost for every cold start.
 ///
 /// Valid while the bytes are: during the load that reads them. Sendable:
 /// a view of bytes that nothing writes while it is read.

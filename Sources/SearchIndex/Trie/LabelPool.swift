@@ -22,10 +22,10 @@
 /// down the trie, a typo walk, a token spelled out), so each position
 /// stays one scalar.
 ///
-/// Why: a pool of 32-bit scalars took 25 MB at a million items, most of
-/// it the rest of unique tokens such as e-mail addresses, held in their
-/// leaves; nearly every scalar fits in 16 bits (12.6 MB), and in an index
-/// of mostly Latin text nearly every one in 8 (6.3 MB).
+/// Why: most labels are the rest of unique tokens such as e-mail
+/// addresses, held in their leaves; nearly every scalar fits in 16 bits,
+/// and in an index of mostly Latin text nearly every one in 8, a half or
+/// a quarter of a pool of 32-bit scalars.
 struct LabelPool: Sendable {
     /// One-byte units, while the pool is narrow (see above).
     private var narrow: [UInt8] = []
@@ -50,8 +50,8 @@ struct LabelPool: Sendable {
 
     /// A pool of `values`, one position each, with room for an eighth more
     /// (a snapshot's labels, which inserts after the load add to). The
-    /// units are written in place: appended one by one, a million items'
-    /// labels took 25 ms of a cold start.
+    /// units are written in place: appended one by one, they would be a
+    /// noticeable part of a cold start.
     init<Values: RandomAccessCollection<UInt32>>(_ values: Values) where Values.Index == Int {
         var pool = LabelPool()
         let capacity = values.count + values.count / 8

@@ -90,8 +90,7 @@ extension TokenTrie {
                     return
                 }
                 // One path buffer for every top node: grown afresh for each,
-                // it was an allocation or more a node (a uprobe on `malloc`
-                // counted about nine a five-to-eight-letter keystroke here).
+                // it would be an allocation or more a node.
                 var path: [Int32] = []
                 path.reserveCapacity(pattern.count + bound + 1)
                 for top in topmost(of: shorter.prefix) {
@@ -119,8 +118,8 @@ extension TokenTrie {
     /// of its own; the halves' matches are apart, and joined after.
     ///
     /// A term of nine letters is the first with two typos: nothing walked
-    /// for the keystroke before narrows its walk, which visited about
-    /// 1.5 ms of nodes at a million items, a cache miss or two each.
+    /// for the keystroke before narrows its walk, which visits a large
+    /// part of the trie, a cache miss or two a node.
     private func splitWalk(
         _ firsts: [Child], pattern: UnsafeBufferPointer<UInt32>, labels: LabelPool.Reader,
         bound: Int, rows: [Int], passingOver: Bool
@@ -192,9 +191,8 @@ extension TokenTrie {
             let scalar = step == 0 ? child.scalar : labels[start + step]
             let (low, high) = Self.band(rowDepth: rowDepth, bound: bound, patternLength: pattern.count)
             // The row is written through a view of the buffer: indexed as an
-            // inout array, every cell paid a uniqueness and a bounds check
-            // (the walk is a seventh of the benchmark's keystroke
-            // instructions; a tenth fewer so).
+            // inout array, every cell would pay a uniqueness and a bounds
+            // check, in one of a keystroke's hottest loops.
             let (rowMin, distance) = rows.withUnsafeMutableBufferPointer { rows -> (Int, Int) in
                 rows[row] = rowDepth
                 if low > 1 { rows[row + low - 1] = outside }

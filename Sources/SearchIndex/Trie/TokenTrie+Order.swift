@@ -19,8 +19,8 @@
 ///
 /// The scan tests a token of a candidate document against a query term
 /// this way (`TermProbe`) instead of comparing the token's first bytes,
-/// which the token arena kept for it: 8 bytes a token, 175 MB at a million
-/// items, for a test that also needed a walk up the trie past 8 bytes.
+/// which the token arena would have to keep for it (8 bytes a token), for
+/// a test that also needs a walk up the trie past 8 bytes.
 ///
 /// Changes keep the ranges true without renumbering. The indices below
 /// `orderedLimit` are the ordered ones; a node made since takes an index
@@ -69,10 +69,9 @@ extension TokenTrie {
             pushChildren(of: node, onto: &stack)
         }
         // The nodes are permuted where they lie, not copied into a new
-        // array: at a million items a second array of nodes was 23 MB on
-        // top of the build's end, then the benchmark's peak. Each node
-        // keeps its child list (relinked in place; copied, a third of a
-        // second at a million items went to copying 117,000 of them) and
+        // array: a second array of nodes on top of the build's end would
+        // set its peak. Each node keeps its child list (relinked in place,
+        // not copied) and
         // its posting list is fitted on the way (mostly a bulk build's
         // end, when the lists have their final size).
         var ordered = takeNodes()
@@ -91,7 +90,7 @@ extension TokenTrie {
         let ranges = ordered.indices.map { OrderedRange(low: UInt32($0), high: UInt32($0) + sizes[$0]) }
         // Consumed, so that the trie's array is the only one: relinking
         // the child pool below writes each node's run start, and a second
-        // reference would copy every node (23 MB at a million items).
+        // reference would copy every node.
         adoptOrderedNodes(consume ordered, ranges: ranges)
         newIndex.withUnsafeBufferPointer { compactChildPool(renaming: $0) }
         return newIndex

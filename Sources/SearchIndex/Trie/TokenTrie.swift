@@ -9,9 +9,9 @@
 ///
 /// A node's edge from its parent is labelled with one or more scalars (a
 /// range of the shared `labels` pool); a node exists only where a token
-/// ends or two tokens part. At a million items that is 0.6 million nodes
-/// instead of 6.3 million, one for every scalar of every distinct token
-/// tail: most of the trie was single-child chains, and every walk (insert,
+/// ends or two tokens part: about a tenth of the nodes of one for every
+/// scalar of every distinct token tail, where most of the trie was
+/// single-child chains, and every walk (insert,
 /// count, typo search) stepped through them a cache miss a scalar.
 ///
 /// A prefix that ends inside an edge reaches the node below the edge (its
@@ -38,8 +38,8 @@ struct TokenTrie: Sendable {
     ///
     /// Two fields' worth of bits, since a field is one of four ranks; a
     /// posting of a slot and a byte took eight bytes with its padding, and
-    /// posting lists are the largest thing the trie holds (22 million at a
-    /// million items), read end to end by counts, best lists and field maps.
+    /// posting lists are the largest thing the trie holds, read end to end
+    /// by counts, best lists and field maps.
     struct Posting: Sendable, Hashable {
         private var bits: UInt32
 
@@ -127,11 +127,10 @@ struct TokenTrie: Sendable {
         /// Gives the posting list room for a thirty-second more postings
         /// than it holds, where it had more. Lists grow by doubling as a
         /// build appends to them, and after a bulk build a third of their
-        /// bytes was room never used (37 MB at a million items); a little
-        /// room spares the first inserts after the build a copy of their
-        /// largest lists (a common word's list takes an insert in every
-        /// few, and its room is thousands). An eighth was 9.7 MB at a
-        /// million items, a thirty-second is about 2.4 MB.
+        /// bytes would be room never used; a little room spares the first
+        /// inserts after the build a copy of their largest lists (a common
+        /// word's list takes an insert in every few, and its room is
+        /// thousands), and a thirty-second is a quarter of an eighth's memory.
         mutating func fitPostingList() {
             let count = postingList.count
             guard count > 8, !postingList.isBorrowed, postingList.capacity > count + count / 32 + 4 else { return }
@@ -170,9 +169,9 @@ struct TokenTrie: Sendable {
     /// the pool, which is then rewritten, and `reorder()` lays the runs
     /// out afresh in node order.
     ///
-    /// Why: 117,000 nodes at a million items have more than one child, and
-    /// an array of its own each took its object's 32 bytes and the
-    /// allocator's rounding on top of 8 a child (about 5 MB).
+    /// Why: about one node in six has more than one child, and an array of
+    /// its own each would take its object's header and the allocator's
+    /// rounding on top of 8 bytes a child.
     private(set) var childPool: [Child] = []
     /// Places of `childPool` no run uses.
     private(set) var unusedChildPlaces = 0
@@ -222,10 +221,9 @@ struct TokenTrie: Sendable {
 
     /// Whether some posting lists are still read from a loaded snapshot
     /// (`FlatColumn`). The first change to any list copies them all: each
-    /// copied on its own first change made the first few hundred inserts
-    /// after a load copy a common word's list each (a median insert of
-    /// 135 µs at a million items, against 50 once copied); all at once is
-    /// one pause of about a tenth of a second.
+    /// copied on its own first change would make the first few hundred
+    /// inserts after a load copy a common word's list each, slower than
+    /// one pause for all of them.
     private var postingsBorrowed = false
 
     /// Copies of the borrowed posting lists, by node (nil where a list is
@@ -406,8 +404,7 @@ struct TokenTrie: Sendable {
     /// The labels are laid out from the node up (the depth says where the
     /// path ends) and encoded once: appended a scalar at a time through a
     /// recursion to the root, spelling the prefix nodes of long terms with
-    /// typos (`TermProbe`) was 9% of the benchmark's keystroke
-    /// instructions at 100k items, now 1%.
+    /// typos (`TermProbe`) was a large share of a keystroke.
     func token(at node: Int32) -> String {
         let count = Int(depth(of: node))
         guard count > 0 else { return "" }
@@ -627,8 +624,7 @@ struct TokenTrie: Sendable {
             }
         }
         // Each node's list length read in a loop of its own, where their
-        // misses overlap (read on the walk, each was a wait: a third of
-        // this function's own samples at a million items); a repeated
+        // misses overlap (read on the walk, each is a wait); a repeated
         // token's place follows the one before it. Then each node's run
         // of postings is appended at once (one check and at most one
         // growth a run, where there was one of each a posting).
