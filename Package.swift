@@ -28,13 +28,11 @@ let package = Package(
             dependencies: ["SearchIndex", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: optimizedInTests
         ),
+        // libxml2 itself, its flags from pkg-config.
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // libxml2's HTML parser behind a small C API (its headers clash with
         // Foundation's ICU when imported into Swift directly).
-        .target(
-            name: "CHTMLParser",
-            cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])],
-            linkerSettings: [.linkedLibrary("xml2")]
-        ),
+        .target(name: "CHTMLParser", dependencies: ["CLibXML2"]),
         // ncurses with the wide-character API, for the terminal driver.
         .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         // Fixtures, importers (JSON / JSON Lines), the web markup crawler.

@@ -179,7 +179,9 @@ import Testing
         do {
             _ = try ItemImporter.items(from: bytes, file: "fuzz.jsonl")
         } catch let error as ImportError {
-            #expect(error.line >= 1 || error.line == 0)
+            // A line of the input: counted from 1, at most one past its last newline.
+            let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).count
+            #expect((1...max(1, lines)).contains(error.line), "line \(error.line) of \(lines)")
             #expect(!error.description.isEmpty)
         } catch {
             Issue.record("unexpected \(error)")

@@ -32,6 +32,4 @@ public struct RankingKey: Sendable, Hashable, Comparable, Codable {
         a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
-    /// The rule names in order, as `--explain` shows them.
-    public static let ruleNames = ["typos", "wholeWords", "field", "engagement", "sources", "titleLength", "uniqueIdentifier"]
 }

@@ -102,14 +102,6 @@ struct SnapshotReader {
         try readBool() ? try readString() : nil
     }
 
-    mutating func readStrings() throws(SnapshotError) -> [String] {
-        let count = Int(try read(UInt32.self))
-        try need(count * 4, "a list of strings")
-        var strings: [String] = []
-        strings.reserveCapacity(count)
-        for _ in 0..<count { strings.append(try readString()) }
-        return strings
-    }
 
     @inline(__always)
     mutating func readOptional<T: BitwiseCopyable>(_: T.Type = T.self) throws(SnapshotError) -> T? {
