@@ -40,11 +40,14 @@ let package = Package(
         // Routes from identifiers, activities and URLs.
         .target(name: "Routing", dependencies: ["SearchIndex"]),
         // The terminal UI as a pure screen model: state and keys in, cells out.
-        .target(name: "TerminalUI", dependencies: ["SearchIndex", "SearchStore", "Routing", "Catalog"]),
+        .target(name: "TerminalUI", dependencies: ["SearchIndex"]),
+        // The UI's backend over a real index: the router, the store, imports
+        // on a thread of their own, following other processes.
+        .target(name: "SearchApp", dependencies: ["TerminalUI", "SearchIndex", "SearchStore", "Routing", "Catalog"]),
         .executableTarget(
             name: "searchlight",
             dependencies: [
-                "SearchIndex", "SearchStore", "Catalog", "Routing", "TerminalUI", "CNcurses",
+                "SearchIndex", "SearchStore", "Catalog", "Routing", "TerminalUI", "SearchApp", "CNcurses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -69,7 +72,7 @@ let package = Package(
         .testTarget(name: "SearchlightCLITests", dependencies: ["searchlight", "SearchStore", "TestSupport"], exclude: ["DemoOutputs"]),
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["TerminalUI", "SearchIndex", "SearchStore", "Routing", "Catalog", "TestSupport",
+            dependencies: ["TerminalUI", "SearchApp", "SearchIndex", "SearchStore", "Routing", "Catalog", "TestSupport",
                            .product(name: "SnapshotTesting", package: "swift-snapshot-testing")],
             exclude: ["__Snapshots__"]
         ),

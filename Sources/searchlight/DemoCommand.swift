@@ -2,6 +2,7 @@ import ArgumentParser
 import Catalog
 import Foundation
 import Routing
+import SearchApp
 import SearchIndex
 import SearchStore
 import TerminalUI

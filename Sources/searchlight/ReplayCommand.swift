@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SearchIndex
 import Routing
+import SearchApp
 import SearchStore
 import TerminalUI
 

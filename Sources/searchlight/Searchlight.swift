@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Routing
+import SearchApp
 import SearchStore
 import TerminalUI
 

@@ -2,6 +2,7 @@ import Foundation
 import SearchIndex
 import TestSupport
 import Testing
+@testable import SearchApp
 @testable import TerminalUI
 
 /// Browsing as fzf and Spotlight users expect: scrolling, history, meta

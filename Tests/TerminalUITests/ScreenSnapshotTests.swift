@@ -1,5 +1,6 @@
 import SnapshotTesting
 import Testing
+@testable import SearchApp
 @testable import TerminalUI
 
 /// Whole screens at 100×30 and 40×12, compared with the stored snapshots in

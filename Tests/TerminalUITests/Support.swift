@@ -4,6 +4,7 @@ import TestSupport
 import Routing
 import SearchIndex
 import SearchStore
+@testable import SearchApp
 @testable import TerminalUI
 
 let fixedNow = ISO8601DateFormatter().date(from: "2026-11-22T20:00:00Z")!

@@ -1,9 +1,9 @@
 import SearchIndex
 
 /// Words for values the screen shows.
-enum Describe {
+public enum Describe {
     /// A short badge for a content type.
-    static func badge(_ contentType: String) -> String {
+    public static func badge(_ contentType: String) -> String {
         switch contentType {
         case "public.contact": "person"
         case "public.image": "photo"
@@ -16,7 +16,7 @@ enum Describe {
     }
 
     /// `▣ 120×80 JPEG · 15 KB · green aurora`.
-    static func thumbnail(_ thumbnail: Thumbnail?) -> String? {
+    public static func thumbnail(_ thumbnail: Thumbnail?) -> String? {
         guard let t = thumbnail else { return nil }
         var parts: [String] = []
         var size = ""
@@ -28,7 +28,7 @@ enum Describe {
         return "▣ " + parts.joined(separator: " · ")
     }
 
-    static func sources(_ sources: [Source]) -> String {
+    public static func sources(_ sources: [Source]) -> String {
         sources.map { source -> String in
             switch source {
             case .item: "Core Spotlight item"
@@ -39,7 +39,7 @@ enum Describe {
     }
 
     /// Every attribute worth showing, as (label, value).
-    static func facts(_ a: AttributeSet) -> [(String, String)] {
+    public static func facts(_ a: AttributeSet) -> [(String, String)] {
         var out: [(String, String)] = []
         if let name = a.displayName { out.append(("name", name)) }
         if let d = a.contentDescription { out.append(("description", d)) }

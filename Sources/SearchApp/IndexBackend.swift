@@ -3,6 +3,7 @@ import Foundation
 import Routing
 import SearchIndex
 import SearchStore
+import TerminalUI
 
 /// The backend over a real index: queries the engine, opens through the
 /// router (recording an engagement), and runs the inspector's actions on

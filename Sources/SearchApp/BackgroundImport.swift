@@ -2,6 +2,7 @@ import Catalog
 import Foundation
 import SearchIndex
 import SearchStore
+import TerminalUI
 
 /// Files imported while the UI runs, one after another on one thread.
 ///
