@@ -176,20 +176,15 @@ struct BenchCommand: ParsableCommand {
             let itemCount = items.count
             // The store the cold starts open is saved before the build, so
             // that the process's peak is the build's and the keystrokes',
-            // not this save's (a second copy of every record on its way to
-            // SQLite: 56 MB at 1M).
+            // not this save's (a second copy of every record on its way to SQLite).
             let folder = try ScratchFolder(prefix: "searchlight-bench")
             defer { folder.remove() }
-            let storePath = folder.url.appendingPathComponent("index.sqlite").path
-            do {
-                let saved = try PersistentIndex(store: IndexStore(path: storePath))
-                try saved.replaceAll(with: items, reason: corpus)
-            }
+            let storePath = try Self.saveForColdStarts(items, from: corpus, in: folder)
             // The updates copy items taken evenly across the corpus; the
             // parsed array itself goes to the engine (`consume`), which
             // lets each set go as it codes it and the array once its
-            // records hold the items (held here, they were 56 MB of item
-            // structs and every original set through the build).
+            // records hold the items (held here, every item and original
+            // set would stay through the build).
             let sample = (0..<200).map { items[$0 * max(1, items.count / 200) % items.count] }
             let buildStart = Date()
             var engine = SearchEngine()
@@ -208,25 +203,7 @@ struct BenchCommand: ParsableCommand {
             // (what `search --explain` asks).
             let explained = typeQueries(lines, on: engine, now: now, explained: true).map(\.micros).sorted()
             func percentile(_ p: Double, of sorted: [Double]? = nil) -> Double { Self.percentile(p, of: sorted ?? latencies) }
-            // The same keystrokes through the terminal UI's screen model, on a
-            // 120×40 screen: query (the UI keeps 100 results), state, every cell.
-            // The app holds a copy of the engine: it must be gone before the
-            // updates below, or they would copy every structure they touch.
-            var paints: [Double] = []
-            do {
-                let app = TerminalApp(backend: BenchBackend(engine: engine, now: now), width: 120, height: 40)
-                for line in lines {
-                    app.handle(.control("u"))
-                    for character in line {
-                        let start = DispatchTime.now().uptimeNanoseconds
-                        app.handle(.character(character))
-                        let screen = app.render()
-                        paints.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
-                        _ = screen.width
-                    }
-                }
-            }
-            paints.sort()
+            let paints = Self.timeUIKeystrokes(lines, on: engine, now: now)
             let (inserts, deletes) = Self.timeUpdates(on: &engine, copying: sample)
             let afterUpdates = timeKeystrokesAfterUpdates(on: &engine, copying: sample)
             // Cold start: time a new process's first answer on the saved store.
@@ -264,6 +241,35 @@ struct BenchCommand: ParsableCommand {
             try printSlowest(timings)
             for key in report.keys.sorted() { try Output.line("\(key): \(report[key]!)") }
         }
+    }
+
+    /// Saves `items` into a store in `folder`, for the cold starts; returns its path.
+    static func saveForColdStarts(_ items: [SearchableItem], from corpus: String, in folder: ScratchFolder) throws -> String {
+        let storePath = folder.url.appendingPathComponent("index.sqlite").path
+        let saved = try PersistentIndex(store: IndexStore(path: storePath))
+        try saved.replaceAll(with: items, reason: corpus)
+        return storePath
+    }
+
+    /// The keystrokes of `lines` through the terminal UI's screen model, on a
+    /// 120×40 screen: query (the UI's page of results), the rows' match
+    /// highlights, state, every cell; microseconds each, sorted. The app
+    /// holds a copy of the engine, gone when this returns: the updates that
+    /// follow would otherwise copy every structure they touch.
+    static func timeUIKeystrokes(_ lines: [String], on engine: SearchEngine, now: Date) -> [Double] {
+        var paints: [Double] = []
+        let app = TerminalApp(backend: BenchBackend(engine: engine, now: now), width: 120, height: 40)
+        for line in lines {
+            app.handle(.control("u"))
+            for character in line {
+                let start = DispatchTime.now().uptimeNanoseconds
+                app.handle(.character(character))
+                let screen = app.render()
+                paints.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
+                _ = screen.width
+            }
+        }
+        return paints.sorted()
     }
 
     /// Runs `search QUERY --json` in a new process on the saved store and
