@@ -72,65 +72,14 @@ extension SearchEngine {
     /// Streams a snapshot of the engine to `sink`, in chunks of a few MB.
     public func writeSnapshot(to sink: @escaping (UnsafeRawBufferPointer) throws -> Void) throws {
         var out = SnapshotWriter(sink: sink)
-        try out.write(Self.snapshotMagic)
-        try out.write(Self.snapshotFormat)
-        try out.write(array: Self.layoutSizes)
-        try out.write(UInt8(IndexingPreference.allCases.firstIndex(of: preference)!))
-        try out.write(topListThreshold)
-        try out.write(scanEnabled)
-        try out.write(sortedGatherLimit)
-        try out.write(parallelScanMinimum)
-        try out.write(fieldMapMinimumDocuments)
-        try out.write(fieldMapQueryMinimumSlots)
-
-        // Records in the order of their documents, then the rest: the
-        // sets of neighbouring documents lie side by side in the run,
-        // where a load reads them through one window.
-        var recordList: [IndexRecord] = []
-        // The table read once: through the engine's accessor, each read
-        // was a copy of it (a retain of its arrays) for every document.
-        let table = recordTable
-        recordList.reserveCapacity(documents.count + table.count)
-        for slot in documents.indices {
-            guard let document = documents[slot] else { continue }
-            if let record = document.heldRecord(expiration: expiration(ofSlot: slot)) ?? table[document.uniqueIdentifier] {
-                recordList.append(record)
-            }
-        }
-        // Every held record has its document: the rest are in the table.
-        for record in table.values where slot(of: record.item.uniqueIdentifier) == nil {
-            recordList.append(record)
-        }
-        assert(recordList.count == records.count)
-        // The sets apart from the rest of each record: a load reads every
-        // record's other fields but no set, and with the sets between
-        // them the reads skipped a few hundred bytes each time, a cache
-        // miss a record (apart, reading the records takes a quarter less).
-        // Each set's bytes follow the word a shared record starts with
-        // (`PackedStorage.recordWord`; all ones for a set too large), so
-        // that a load reads them in windows of the run (`PackedStorage.window`).
-        let setBytes = recordList.reduce(0) { total, record in
-            total + PackedStorage.recordHeaderSize + record.item.attributeSet.packed.canonicalLayout.count
-        }
-        try out.write(UInt64(setBytes))
-        // Where each record's set starts in the run.
-        var setStarts: [Int] = []
-        setStarts.reserveCapacity(recordList.count)
-        var setEnd = 0
-        for record in recordList {
-            // Canonical: a snapshot keeps no dictionary (a coded set is decoded).
-            try record.item.attributeSet.packed.withCanonicalBytesAndTail { bytes, tail in
-                try out.write(PackedStorage.recordWord(count: bytes.count, tail: tail) ?? .max)
-                try out.write(raw: bytes)
-                setStarts.append(setEnd)
-                setEnd += PackedStorage.recordHeaderSize + bytes.count
-            }
-        }
+        try writeSnapshotHeader(to: &out)
+        let recordList = recordsInDocumentOrder()
+        let setStarts = try writeSets(of: recordList, to: &out)
         var recordPositions = [String: UInt32](minimumCapacity: recordList.count)
         for (position, record) in recordList.enumerated() { recordPositions[record.item.uniqueIdentifier] = UInt32(position) }
         // A record a document says all of is written inside that document,
-        // which a load makes from it in one pass (read apart, a million
-        // records were made only to be read again by their documents and
+        // which a load makes from it in one pass (read apart, every such
+        // record would be made only to be read again by its document and
         // dropped); the records section has the rest.
         let heldPositions = documents.indices.map { slot in
             heldRecordPosition(of: documents[slot], records: recordList, positions: recordPositions)
@@ -140,17 +89,7 @@ extension SearchEngine {
         try Self.writeChunked(recordList.indices.filter { apart[$0] }, to: &out) { position, chunk in
             try chunk.write(recordList[position], attributesAt: setStarts[position])
         }
-        let encoder = JSONEncoder()
-        try out.write(activities.count)
-        for activity in activities.values {
-            try out.write(array: Array(try encoder.encode(activity)))
-        }
-        try out.write(engagements.count)
-        for (identifier, dates) in engagements {
-            try out.write(identifier)
-            try out.write(array: dates.map(\.timeIntervalSinceReferenceDate))
-        }
-
+        try writeActivitiesAndEngagements(to: &out)
         try Self.writeChunked(Array(documents.indices), to: &out) { slot, chunk in
             let held = heldPositions[slot]
             try self.writeDocument(
@@ -165,7 +104,89 @@ extension SearchEngine {
         try out.write(column: tokens.words)
         try out.write(column: tokens.starts)
         try out.write(column: tokens.counts)
+        try writeTopLists(to: &out)
+        try out.write(Self.snapshotMagic)
+        try out.flush()
+    }
 
+    /// Magic, format, layout sizes and the settings a load keeps.
+    private func writeSnapshotHeader(to out: inout SnapshotWriter) throws {
+        try out.write(Self.snapshotMagic)
+        try out.write(Self.snapshotFormat)
+        try out.write(array: Self.layoutSizes)
+        try out.write(UInt8(IndexingPreference.allCases.firstIndex(of: preference)!))
+        try out.write(topListThreshold)
+        try out.write(scanEnabled)
+        try out.write(sortedGatherLimit)
+        try out.write(parallelScanMinimum)
+        try out.write(fieldMapMinimumDocuments)
+        try out.write(fieldMapQueryMinimumSlots)
+    }
+
+    /// Records in the order of their documents, then the rest: the sets of
+    /// neighbouring documents lie side by side in the run, where a load
+    /// reads them through one window.
+    private func recordsInDocumentOrder() -> [IndexRecord] {
+        var recordList: [IndexRecord] = []
+        // The table read once: through the engine's accessor, each read
+        // would be a copy of it (a retain of its arrays) for every document.
+        let table = recordTable
+        recordList.reserveCapacity(documents.count + table.count)
+        for slot in documents.indices {
+            guard let document = documents[slot] else { continue }
+            if let record = document.heldRecord(expiration: expiration(ofSlot: slot)) ?? table[document.uniqueIdentifier] {
+                recordList.append(record)
+            }
+        }
+        // Every held record has its document: the rest are in the table.
+        for record in table.values where slot(of: record.item.uniqueIdentifier) == nil {
+            recordList.append(record)
+        }
+        assert(recordList.count == records.count)
+        return recordList
+    }
+
+    /// The run of sets, apart from the rest of each record: a load reads
+    /// every record's other fields but no set, and with the sets between
+    /// them each read would skip a few hundred bytes, a cache miss a record.
+    /// Each set's bytes follow the word a shared record starts with
+    /// (`PackedStorage.recordWord`; all ones for a set too large), so that
+    /// a load reads them in windows of the run (`PackedStorage.window`).
+    /// Returns where each record's set starts in the run.
+    private func writeSets(of recordList: [IndexRecord], to out: inout SnapshotWriter) throws -> [Int] {
+        let setBytes = recordList.reduce(0) { total, record in
+            total + PackedStorage.recordHeaderSize + record.item.attributeSet.packed.canonicalLayout.count
+        }
+        try out.write(UInt64(setBytes))
+        var setStarts: [Int] = []
+        setStarts.reserveCapacity(recordList.count)
+        var setEnd = 0
+        for record in recordList {
+            // Canonical: a snapshot keeps no dictionary (a coded set is decoded).
+            try record.item.attributeSet.packed.withCanonicalBytesAndTail { bytes, tail in
+                try out.write(PackedStorage.recordWord(count: bytes.count, tail: tail) ?? .max)
+                try out.write(raw: bytes)
+                setStarts.append(setEnd)
+                setEnd += PackedStorage.recordHeaderSize + bytes.count
+            }
+        }
+        return setStarts
+    }
+
+    private func writeActivitiesAndEngagements(to out: inout SnapshotWriter) throws {
+        let encoder = JSONEncoder()
+        try out.write(activities.count)
+        for activity in activities.values {
+            try out.write(array: Array(try encoder.encode(activity)))
+        }
+        try out.write(engagements.count)
+        for (identifier, dates) in engagements {
+            try out.write(identifier)
+            try out.write(array: dates.map(\.timeIntervalSinceReferenceDate))
+        }
+    }
+
+    private func writeTopLists(to out: inout SnapshotWriter) throws {
         let lists = topLists.allLists
         for table in [lists.subtree, lists.own] {
             try out.write(table.count)
@@ -174,8 +195,6 @@ extension SearchEngine {
                 try out.write(array: entries)
             }
         }
-        try out.write(Self.snapshotMagic)
-        try out.flush()
     }
 
     /// Room for a loaded posting list to grow: a long list (a common word's)
