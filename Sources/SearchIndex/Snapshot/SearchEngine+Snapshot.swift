@@ -410,6 +410,53 @@ extension SearchEngine {
             try chunk.readRecord(attributesIn: sets)
         }
         input.releaseConsumed()
+        try readActivitiesAndEngagements(from: &input)
+        documents = try Self.readChunked(from: &input) { chunk throws(SnapshotError) in
+            try Self.readDocument(from: &chunk, sets: sets)
+        }
+        input.releaseConsumed()
+        // The identifier-keyed tables (every identifier hashed into the
+        // slot map, the URL maps noted, the records no document holds moved
+        // into their table) are built on another thread once the load is
+        // done (started earlier, it took a core from the trie's build), and
+        // the engine answers without them: see `SearchEngine+Tables`.
+        let handOver = TableHandOver(records: loadedRecords, documents: documents)
+        loadedRecords = [] // the hand-over holds the only reference: moved, not copied
+        try readSlotTables(from: &input)
+        input.releaseConsumed()
+        trie = try Self.readTrie(from: &input)
+        input.releaseConsumed()
+        // Borrowed from the mapping when there is one (the largest
+        // section: copied, it was a third of a cold start in page faults).
+        // Pages dropped as read: they come back from the page cache when a
+        // scan touches them, and count in memory only then.
+        func arenaColumn<T: BitwiseCopyable>() throws(SnapshotError) -> FlatColumn<T> {
+            defer { input.releaseConsumed() }
+            return try input.readColumn()
+        }
+        tokens = TokenArena(
+            words: try arenaColumn(), starts: try arenaColumn(), counts: try arenaColumn())
+
+        let tables = try Self.readTopLists(from: &input, nodes: trie.nodes.count, slots: ranks.count)
+        topLists = TopListCache(subtree: tables.subtree, own: tables.own, tail: listTail)
+        guard try input.read(UInt64.self) == Self.snapshotMagic, input.isAtEnd else {
+            throw SnapshotError(.malformed, "the snapshot does not end where its structures do")
+        }
+
+        // The map that follows from the activities.
+        for (id, activity) in activities {
+            if let related = activity.relatedUniqueIdentifier { activitiesByItem[related, default: []].insert(id) }
+        }
+        let (borrowedArena, borrowedTrie) = (tokens.isBorrowed ? tokens : nil, trie)
+        pendingTables = PendingTables(
+            { Self.identifierTables(from: handOver) },
+            then: { dropPages in
+                OwnedCopies(arena: borrowedArena?.ownedCopy(dropPages) ?? TokenArena(), postingLists: borrowedTrie.ownedPostingCopies(dropPages))
+            },
+            dropping: input.owner as? DroppablePages)
+    }
+
+    private mutating func readActivitiesAndEngagements(from input: inout SnapshotReader) throws(SnapshotError) {
         let decoder = JSONDecoder()
         for _ in 0..<(try input.readCount()) {
             let json = try input.readArray(of: UInt8.self)
@@ -422,18 +469,11 @@ extension SearchEngine {
             let identifier = try input.readString()
             engagements[identifier] = try input.readArray(of: Double.self).map(Date.init(timeIntervalSinceReferenceDate:))
         }
+    }
 
-        documents = try Self.readChunked(from: &input) { chunk throws(SnapshotError) in
-            try Self.readDocument(from: &chunk, sets: sets)
-        }
-        input.releaseConsumed()
-        // The identifier-keyed tables (every identifier hashed into the
-        // slot map, the URL maps noted, the records no document holds moved
-        // into their table) are built on another thread once the load is
-        // done (started earlier, it took a core from the trie's build), and
-        // the engine answers without them: see `SearchEngine+Tables`.
-        let handOver = TableHandOver(records: loadedRecords, documents: documents)
-        loadedRecords = [] // the hand-over holds the only reference: moved, not copied
+    /// The per-slot columns: free slots, ranks (and the tiers derived from
+    /// them), expirations and viewed flags, checked to agree in length.
+    private mutating func readSlotTables(from input: inout SnapshotReader) throws(SnapshotError) {
         freeDocuments = try input.readArray()
         ranks = try input.readArray(growing: true)
         // Derived, not saved: one pass over the ranks.
@@ -459,21 +499,13 @@ extension SearchEngine {
             expiringDocuments.insert(UInt32(slot))
             expirationFloor = min(expirationFloor, expirations[slot])
         }
+    }
 
-        input.releaseConsumed()
-        trie = try Self.readTrie(from: &input)
-        input.releaseConsumed()
-        // Borrowed from the mapping when there is one (the largest
-        // section: copied, it was a third of a cold start in page faults).
-        // Pages dropped as read: they come back from the page cache when a
-        // scan touches them, and count in memory only then.
-        func arenaColumn<T: BitwiseCopyable>() throws(SnapshotError) -> FlatColumn<T> {
-            defer { input.releaseConsumed() }
-            return try input.readColumn()
-        }
-        tokens = TokenArena(
-            words: try arenaColumn(), starts: try arenaColumn(), counts: try arenaColumn())
-
+    /// The kept best lists (subtrees', then own), each checked to name only
+    /// nodes and documents the snapshot holds.
+    private static func readTopLists(
+        from input: inout SnapshotReader, nodes: Int, slots: Int
+    ) throws(SnapshotError) -> (subtree: [Int32: [TopEntry]], own: [Int32: [TopEntry]]) {
         var tables: [[Int32: [TopEntry]]] = []
         for _ in 0..<2 {
             var table: [Int32: [TopEntry]] = [:]
@@ -485,29 +517,12 @@ extension SearchEngine {
         }
         for table in tables {
             for (node, list) in table {
-                guard Int(node) >= 0, Int(node) < trie.nodes.count,
-                    list.allSatisfy({ Int($0.doc) < ranks.count })
-                else {
+                guard Int(node) >= 0, Int(node) < nodes, list.allSatisfy({ Int($0.doc) < slots }) else {
                     throw SnapshotError(.malformed, "a best list names a node or document the snapshot does not hold")
                 }
             }
         }
-        topLists = TopListCache(subtree: tables[0], own: tables[1], tail: listTail)
-        guard try input.read(UInt64.self) == Self.snapshotMagic, input.isAtEnd else {
-            throw SnapshotError(.malformed, "the snapshot does not end where its structures do")
-        }
-
-        // The map that follows from the activities.
-        for (id, activity) in activities {
-            if let related = activity.relatedUniqueIdentifier { activitiesByItem[related, default: []].insert(id) }
-        }
-        let (borrowedArena, borrowedTrie) = (tokens.isBorrowed ? tokens : nil, trie)
-        pendingTables = PendingTables(
-            { Self.identifierTables(from: handOver) },
-            then: { dropPages in
-                OwnedCopies(arena: borrowedArena?.ownedCopy(dropPages) ?? TokenArena(), postingLists: borrowedTrie.ownedPostingCopies(dropPages))
-            },
-            dropping: input.owner as? DroppablePages)
+        return (tables[0], tables[1])
     }
 
     /// Keeps a snapshot's bytes alive for the values of one chunk that borrow them.
