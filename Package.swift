@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .executable(name: "searchlight", targets: ["searchlight"]),
         .library(name: "SearchIndex", targets: ["SearchIndex"]),
+        .library(name: "SearchlightSpotlight", targets: ["SearchlightSpotlight"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -35,6 +36,8 @@ let package = Package(
         .target(name: "CHTMLParser", dependencies: ["CLibXML2"]),
         // ncurses with the wide-character API, for the terminal driver.
         .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        // Core Spotlight's API (CSSearchableIndex, NSUserActivity on Linux) over the store.
+        .target(name: "SearchlightSpotlight", dependencies: ["SearchIndex", "SearchStore"]),
         // Fixtures, importers (JSON / JSON Lines), the web markup crawler.
         .target(name: "Catalog", dependencies: ["SearchIndex", "CHTMLParser"], swiftSettings: optimizedInTests),
         // Routes from identifiers, activities and URLs.
@@ -61,6 +64,7 @@ let package = Package(
             name: "SearchStoreTests",
             dependencies: ["SearchStore", "SearchIndex", "Catalog", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
+        .testTarget(name: "SearchlightSpotlightTests", dependencies: ["SearchlightSpotlight", "SearchStore", "SearchIndex", "TestSupport"]),
         .testTarget(
             name: "CatalogTests",
             dependencies: ["Catalog", "SearchIndex", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
