@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+/// `Examples/ColleaguesIndexer`, a separate package that depends on this one
+/// by path, built and run as a developer would: its items, written through
+/// the Core Spotlight API, are then found by `searchlight search`. Building
+/// it takes minutes, so it runs when `SEARCHLIGHT_EXAMPLE_TEST` is set
+/// (`.ci/run` sets it for a run of its own after `swift test`).
+@Suite struct SpotlightExampleTests {
+    static let enabled = ProcessInfo.processInfo.environment["SEARCHLIGHT_EXAMPLE_TEST"] != nil
+    static let example = URL(fileURLWithPath: CLI.dataDirectory).deletingLastPathComponent()
+        .appendingPathComponent("Examples/ColleaguesIndexer").path
+
+    @discardableResult
+    func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    @Test(.enabled(if: enabled)) func theExamplesItemsAreFoundBySearch() throws {
+        #expect(try run("/usr/bin/env", ["swift", "build", "--package-path", Self.example]) == 0)
+        let cli = CLI()
+        let binary = Self.example + "/.build/debug/ColleaguesIndexer"
+        #expect(try run(binary, [], environment: ["SEARCHLIGHT_INDEX": cli.indexPath]) == 0)
+        let ada = try cli.run(["search", "ada", "--json", "--explain"])
+        let first = try #require((ada.json?["results"] as? [[String: Any]])?.first)
+        #expect(first["uniqueIdentifier"] as? String == "employee/101")
+        #expect(first["contentType"] as? String == "public.contact")
+        // The viewed-employee activity merged with its item.
+        #expect(first["sources"] as? [String] == ["item", "activity"])
+        #expect(try cli.ids("glacier") == ["show/101"])
+        #expect(try cli.ids("spotlight") == ["employee/101"])
+    }
+}
