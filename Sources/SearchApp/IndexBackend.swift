@@ -299,7 +299,8 @@ public final class IndexBackend: SearchBackend {
         return InspectorSnapshot(
             byDomain: counts.byDomain.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
             bySource: Source.allCases.map { ($0.rawValue, counts.bySource[$0.rawValue] ?? 0) },
-            preference: engine.preference, log: log)
+            preference: engine.preference, log: log,
+            lastWriter: (try? index.store.lastWriter())?.map { $0.writer == IndexStore.writerName ? "this UI" : $0.writer })
     }
 
     private func attempt(_ body: () throws -> String) -> String {

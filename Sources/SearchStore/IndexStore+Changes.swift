@@ -89,6 +89,18 @@ extension IndexStore {
         return keys
     }
 
+    /// Who wrote last (`writerName`: `searchlight index import · pid 42`, a
+    /// program through the library by its executable's name), and when;
+    /// nil before any write was logged.
+    public func lastWriter() throws -> (writer: String, date: Date)? {
+        try guarded {
+            try queue.read { db in
+                try Row.fetchOne(db, sql: "SELECT writer, at FROM generations WHERE writer != '' ORDER BY seq DESC LIMIT 1")
+                    .map { ($0["writer"], Date(timeIntervalSince1970: $0["at"])) }
+            }
+        }
+    }
+
     /// Runs `body` in one write transaction, begun at once (`IMMEDIATE`),
     /// so what it reads is the latest state and no other writer comes
     /// between its reads and its write.

@@ -17,6 +17,8 @@ struct IndexStatistics {
     var path: String
     /// Stored rows that cannot be read back, left out of search.
     var quarantined: [QuarantinedRecord]
+    /// The process that wrote last: the CLI, the UI or a program through the library.
+    var lastWriter: String?
 
     init(_ index: PersistentIndex, now: Date) {
         let engine = index.engine
@@ -34,6 +36,7 @@ struct IndexStatistics {
         lastClientState = index.lastClientState
         path = index.store.path ?? ":memory:"
         quarantined = (try? index.quarantinedRecords()) ?? []
+        lastWriter = (try? index.store.lastWriter())?.map { "\($0.writer) at \(StoredDate.format($0.date))" }
     }
 
     var jsonObject: [String: Any] {
@@ -42,6 +45,7 @@ struct IndexStatistics {
             "engagements": engagements, "storeBytes": storeBytes, "snapshotBytes": snapshotBytes, "formatVersion": IndexStore.formatVersion,
             "indexingPreference": preference.rawValue, "lastClientState": lastClientState ?? NSNull(), "path": path,
             "quarantined": quarantined.map { ["uniqueIdentifier": $0.uniqueIdentifier, "problem": $0.problem] },
+            "lastWriter": lastWriter ?? NSNull(),
         ]
     }
 
@@ -55,6 +59,7 @@ struct IndexStatistics {
         out.append("engagements \(engagements)")
         out.append("indexing \(preference.rawValue)")
         if let lastClientState { out.append("last client state \(Output.safe(lastClientState))") }
+        if let lastWriter { out.append("last written by \(Output.safe(lastWriter))") }
         if !quarantined.isEmpty {
             out.append("unreadable \(quarantined.count) (kept in the store, left out of search; 'index lint' lists them)")
         }

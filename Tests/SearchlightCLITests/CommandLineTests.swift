@@ -88,6 +88,8 @@ import Testing
         #expect(try cli.ids("brent").isEmpty)
         let stats = try cli.run(["index", "stats", "--json"])
         #expect(stats.json?["results"] as? Int == 0)
+        // Stats name the process that wrote last.
+        #expect((stats.json?["lastWriter"] as? String)?.hasPrefix("searchlight index delete · pid ") == true)
         #expect(try cli.run(["index", "reset"]).status == 0)
         #expect(try cli.ids("brent").first == "employee/1")
     }

@@ -36,6 +36,7 @@ import Testing
         #expect(screen.contains("disabled"))
         // The other process's operations are marked as such in the log.
         #expect(screen.contains("⇄ by searchlight settings"))
+        #expect(screen.contains("last written by searchlight settings · pid "))
         try t.send("Escape")
         try t.send("C-c")
         try t.waitFor("SESSION-DONE")

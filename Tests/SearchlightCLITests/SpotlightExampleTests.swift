@@ -37,5 +37,8 @@ import Testing
         #expect(first["sources"] as? [String] == ["item", "activity"])
         #expect(try cli.ids("glacier") == ["show/101"])
         #expect(try cli.ids("spotlight") == ["employee/101"])
+        // Stats name the program that wrote last, by its executable's name.
+        let stats = try cli.run(["index", "stats", "--json"]).json
+        #expect((stats?["lastWriter"] as? String)?.hasPrefix("ColleaguesIndexer · pid ") == true)
     }
 }

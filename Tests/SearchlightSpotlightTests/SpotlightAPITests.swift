@@ -105,6 +105,20 @@ import TestSupport
         #expect(delegate.asked.wait(timeout: .now() + 10) == .success)
     }
 
+    @Test func theDelegateIsAskedToReindexADamagedStore() async throws {
+        let folder = scratchFolder("damaged")
+        let path = folder.appendingPathComponent("index.sqlite").path
+        try Data(repeating: 0x5A, count: 8_192).write(to: URL(fileURLWithPath: path))
+        let index = CSSearchableIndex(path: path)
+        let delegate = Delegate()
+        index.indexDelegate = delegate
+        try await index.indexSearchableItems([employee(1, name: "Brent Reid")])
+        #expect(delegate.asked.wait(timeout: .now() + 10) == .success)
+        #expect(try engine(index).records["employee 1"] != nil)
+        let aside = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains(".broken-") }
+        #expect(!aside.isEmpty)
+    }
+
     @Test func aPNGThumbnailIsDescribedByItsHeader() async throws {
         let index = index()
         let attributes = CSSearchableItemAttributeSet(contentType: .image)

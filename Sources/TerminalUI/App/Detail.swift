@@ -54,18 +54,25 @@ public struct InspectorSnapshot: Sendable, Hashable {
     public var preference: IndexingPreference
     /// Log lines, newest last: (time, kind, detail).
     public var log: [(String, String, String)]
+    /// Which process wrote last (the CLI, the UI, a program through the library).
+    public var lastWriter: String?
 
-    public init(byDomain: [(String, Int)], bySource: [(String, Int)], preference: IndexingPreference, log: [(String, String, String)]) {
+    public init(
+        byDomain: [(String, Int)], bySource: [(String, Int)], preference: IndexingPreference, log: [(String, String, String)],
+        lastWriter: String? = nil
+    ) {
         self.byDomain = byDomain
         self.bySource = bySource
         self.preference = preference
         self.log = log
+        self.lastWriter = lastWriter
     }
 
     public static func == (a: Self, b: Self) -> Bool {
         a.byDomain.map { "\($0)=\($1)" } == b.byDomain.map { "\($0)=\($1)" }
             && a.bySource.map { "\($0)=\($1)" } == b.bySource.map { "\($0)=\($1)" }
             && a.preference == b.preference && a.log.map { "\($0)|\($1)|\($2)" } == b.log.map { "\($0)|\($1)|\($2)" }
+            && a.lastWriter == b.lastWriter
     }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(preference) }

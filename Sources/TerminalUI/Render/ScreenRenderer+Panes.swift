@@ -126,6 +126,7 @@ extension ScreenRenderer {
         var lines: [(String, Style)] = [("Inspector", heading)]
         lines.append(("indexing preference: \(inspector.preference.rawValue)  (p toggles)", .plain))
         lines.append(("by source: " + inspector.bySource.map { "\($0) \($1)" }.joined(separator: " · "), .plain))
+        if let writer = inspector.lastWriter { lines.append(("last written by \(writer)", .plain)) }
         lines.append(("by domain:", heading))
         for (domain, count) in inspector.byDomain { lines.append(("  \(domain) \(count)", .plain)) }
         let target = state.selected.map { "\($0.uniqueIdentifier)" } ?? "nothing selected"
