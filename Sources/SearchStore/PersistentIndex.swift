@@ -307,7 +307,7 @@ public final class PersistentIndex {
     /// then `prepare` plans the operation from it. The engine in memory
     /// takes the operation only once the transaction has committed.
     @discardableResult
-    private func write(at date: Date, needsEngine: Bool = true, _ prepare: (StoreTransaction) throws -> WritePlan) throws -> WritePlan {
+    func write(at date: Date, needsEngine: Bool = true, _ prepare: (StoreTransaction) throws -> WritePlan) throws -> WritePlan {
         // Loaded before the transaction: a load reads the store on its own.
         if needsEngine { _ = engine }
         let (plan, generation) = try store.writing { transaction in

@@ -20,8 +20,8 @@ public protocol CSSearchableIndexDelegate: AnyObject {
 /// Operations run in order on a queue of the index's own; each is one
 /// transaction, whole or not at all, and its completion handler is called
 /// once, on another queue, as Apple's are. Between `beginBatch()` and
-/// `endBatch(withClientState:)` operations wait and are applied in order
-/// when the batch ends, the last of them carrying the client state.
+/// `endBatch(withClientState:)` operations wait, and are applied in order
+/// as one write with the client state when the batch ends: all or none.
 public final class CSSearchableIndex: @unchecked Sendable {
     /// Told to index again when the store had to be made anew.
     public weak var indexDelegate: (any CSSearchableIndexDelegate)?
@@ -37,6 +37,15 @@ public final class CSSearchableIndex: @unchecked Sendable {
         case deleteIdentifiers([String])
         case deleteDomains([String])
         case deleteAll
+
+        var step: PersistentIndex.BatchStep {
+            switch self {
+            case .index(let items): .index(items)
+            case .deleteIdentifiers(let ids): .deleteIdentifiers(ids)
+            case .deleteDomains(let domains): .deleteDomains(domains)
+            case .deleteAll: .deleteAll
+            }
+        }
     }
 
     private static let defaultIndex = CSSearchableIndex(path: defaultPath)
@@ -93,18 +102,14 @@ public final class CSSearchableIndex: @unchecked Sendable {
         queue.sync { if batch == nil { batch = [] } }
     }
 
-    /// Applies the batch's operations in order; the client state is stored
-    /// with the last of them (alone when there were none).
+    /// Applies the batch's operations in order, with the client state, in
+    /// one write.
     public func endBatch(withClientState clientState: Data, completionHandler: (@Sendable (Error?) -> Void)? = nil) {
         queue.async { [self] in
-            let operations = batch ?? []
+            let steps = (batch ?? []).map(\.step)
             batch = nil
             let error = run { index in
-                let state = "base64:" + clientState.base64EncodedString()
-                for (position, operation) in operations.enumerated() {
-                    try apply(operation, to: index, clientState: position == operations.count - 1 ? state : nil)
-                }
-                if operations.isEmpty { try index.index([], clientState: state) }
+                try index.apply(steps, clientState: "base64:" + clientState.base64EncodedString())
             }
             DispatchQueue.global().async { completionHandler?(error) }
         }
@@ -169,22 +174,18 @@ public final class CSSearchableIndex: @unchecked Sendable {
                 DispatchQueue.global().async { completionHandler?(nil) }
                 return
             }
-            let error = run { index in try apply(operation, to: index, clientState: nil) }
+            let error = run { index in try apply(operation, to: index) }
             DispatchQueue.global().async { completionHandler?(error) }
         }
     }
 
-    private func apply(_ operation: Operation, to index: PersistentIndex, clientState: String?) throws {
+    private func apply(_ operation: Operation, to index: PersistentIndex) throws {
         switch operation {
-        case .index(let items):
-            try index.index(items, clientState: clientState)
-            return
+        case .index(let items): try index.index(items)
         case .deleteIdentifiers(let ids): try index.deleteItems(identifiers: ids)
         case .deleteDomains(let domains): try index.deleteItems(domainIdentifiers: domains)
         case .deleteAll: try index.deleteAll()
         }
-        // Deletions carry no client state of their own: it is stored after them.
-        if let clientState { try index.index([], clientState: clientState) }
     }
 
     /// Runs `body` on the opened store (on `queue`); its error as Core Spotlight reports one.

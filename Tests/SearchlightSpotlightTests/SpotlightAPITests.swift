@@ -77,6 +77,17 @@ import TestSupport
         try await index.endBatch(withClientState: Data("page 7".utf8))
         #expect(try engine(index).records["employee 1"] != nil)
         #expect(try await index.fetchLastClientState() == Data("page 7".utf8))
+        // A batch is one write: an item indexed and deleted in it never
+        // lands, one deleted and indexed again stays, and the rest follow.
+        index.beginBatch()
+        try await index.indexSearchableItems([employee(2, name: "Grace Liu"), employee(3, name: "Yusuf Demir")])
+        try await index.deleteSearchableItems(withIdentifiers: ["employee 2", "employee 1"])
+        try await index.indexSearchableItems([employee(1, name: "Brent Reid")])
+        try await index.endBatch(withClientState: Data("page 8".utf8))
+        let engine = try engine(index)
+        #expect(Set(engine.records.keys) == ["employee 1", "employee 3"])
+        #expect(engine.search(SearchQuery("grace", now: Date())).total == 0)
+        #expect(try await index.fetchLastClientState() == Data("page 8".utf8))
     }
 
     @Test func badItemsAreRefusedWithNothingApplied() async throws {
