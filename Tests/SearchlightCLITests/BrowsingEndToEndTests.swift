@@ -116,11 +116,16 @@ import Testing
         // The description line highlights the word that matched there.
         try t.send("C-u")
         try t.type("dawn")
-        try t.waitFor("Seen on the ice at")
-        let styled = try t.tmux(["capture-pane", "-p", "-e"])
-        let line = try #require(styled.components(separatedBy: "\n").first { $0.contains("Seen on the ice at") })
-        let before = line.components(separatedBy: "dawn")[0]
-        #expect(before.hasSuffix("m"), "an attribute change right before the word: \(line.debugDescription)")
+        try t.waitUntil("the answer to dawn") { $0.contains("Search › dawn ") && $0.contains("/251 · ") && $0.contains("Seen on the ice at") }
+        // With attributes: taken again until a capture is not caught mid-paint.
+        var line: String?
+        for _ in 0..<50 where line == nil {
+            line = try t.tmux(["capture-pane", "-p", "-e"]).components(separatedBy: "\n").first { $0.contains("Seen on the ice at") }
+            if line == nil { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        let styledLine = try #require(line)
+        let before = styledLine.components(separatedBy: "dawn")[0]
+        #expect(before.hasSuffix("m"), "an attribute change right before the word: \(styledLine.debugDescription)")
         try t.send("C-c")
         try t.waitFor("SESSION-DONE")
     }
