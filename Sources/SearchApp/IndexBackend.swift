@@ -54,7 +54,7 @@ public final class IndexBackend: SearchBackend {
             switch built {
             case .success(let (engine, generation)):
                 index.adopt(engine, generation: generation)
-                notice = "index read again after another process's changes: \(Self.grouped(engine.records.count)) items"
+                notice = "index read again after another process's changes: \(Describe.grouped(engine.records.count)) items"
             case .failure(let error): notice = "could not read the index again: \(error)"
             }
             lastFollow = .distantPast
@@ -95,24 +95,15 @@ public final class IndexBackend: SearchBackend {
         let others = summary.writers.filter { $0 != IndexStore.writerName && !$0.isEmpty }
         guard !others.isEmpty else { return nil }
         var parts: [String] = []
-        if summary.added > 0 { parts.append("+\(grouped(summary.added)) item\(summary.added == 1 ? "" : "s")") }
-        if summary.updated > 0 { parts.append("\(grouped(summary.updated)) updated") }
-        if summary.removed > 0 { parts.append("−\(grouped(summary.removed))") }
-        if summary.views > 0 { parts.append("\(grouped(summary.views)) viewed") }
+        if summary.added > 0 { parts.append("+\(Describe.grouped(summary.added)) item\(summary.added == 1 ? "" : "s")") }
+        if summary.updated > 0 { parts.append("\(Describe.grouped(summary.updated)) updated") }
+        if summary.removed > 0 { parts.append("−\(Describe.grouped(summary.removed))") }
+        if summary.views > 0 { parts.append("\(Describe.grouped(summary.views)) viewed") }
         if let preference = summary.preference { parts.append("indexing \(preference.rawValue)") }
         let who = others.count == 1 ? others[0] : "\(others.count) processes"
         return "index changed by another process (\(who))" + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
     }
 
-    static func grouped(_ n: Int) -> String {
-        let digits = Array(String(n))
-        var out = ""
-        for (i, d) in digits.enumerated() {
-            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(d)
-        }
-        return out
-    }
 
     public func takeNotice() -> String? {
         defer { notice = nil }
@@ -140,7 +131,7 @@ public final class IndexBackend: SearchBackend {
         if domainRows?.generation != index.engineGeneration || index.engineGeneration == nil {
             let rows = engine.counts.byDomain.sorted { $0.key < $1.key }.map { domain, count in
                 SearchResult(listing: "domain:\(domain)", title: domain, contentType: TerminalApp.domainListing,
-                             description: "\(Self.grouped(count)) item\(count == 1 ? "" : "s")")
+                             description: "\(Describe.grouped(count)) item\(count == 1 ? "" : "s")")
             }
             domainRows = (index.engineGeneration, rows)
         }

@@ -2,6 +2,17 @@ import SearchIndex
 
 /// Words for values the screen shows.
 public enum Describe {
+    /// `14801` as `14,801`.
+    public static func grouped(_ n: Int) -> String {
+        let digits = Array(String(n))
+        var out = ""
+        for (i, d) in digits.enumerated() {
+            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(d)
+        }
+        return out
+    }
+
     /// A short badge for a content type.
     public static func badge(_ contentType: String) -> String {
         switch contentType {

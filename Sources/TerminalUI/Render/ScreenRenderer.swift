@@ -101,23 +101,13 @@ public struct ScreenRenderer {
             return ["refused: \(problem)", "refused: \(short)", "refused"]
         }
         guard let response = state.response, !state.showsStartingPoint else { return [] }
-        let total = Self.grouped(response.total)
+        let total = Describe.grouped(response.total)
         let time = "\(state.microseconds) µs"
         guard response.total > 0 else { return ["0 results · \(time)", "0 results", "0"] }
         let position = "\(state.selection + 1)/\(total)"
         return ["\(position) · \(time)", position, total]
     }
 
-    /// `14801` as `14,801`.
-    static func grouped(_ n: Int) -> String {
-        let digits = Array(String(n))
-        var out = ""
-        for (i, d) in digits.enumerated() {
-            if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(d)
-        }
-        return out
-    }
 
     // MARK: - Results
 
