@@ -13,6 +13,18 @@ public final class IndexStore: Sendable {
     public let path: String?
     let queue: DatabaseQueue
 
+    /// Where the index lives unless a path is given: `$SEARCHLIGHT_INDEX`,
+    /// else `$XDG_DATA_HOME/searchlight/index.sqlite`, else
+    /// `~/.local/share/searchlight/index.sqlite`. The CLI, the UI and the
+    /// Core Spotlight library share it, so they share one index.
+    public static var defaultPath: String {
+        let env = ProcessInfo.processInfo.environment
+        if let path = env["SEARCHLIGHT_INDEX"], !path.isEmpty { return path }
+        let base = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/share")
+        return (base as NSString).appendingPathComponent("searchlight/index.sqlite")
+    }
+
     /// Whether this process may only read the store (its file or folder
     /// is not writable): every write fails with one clear error.
     public let isReadOnly: Bool

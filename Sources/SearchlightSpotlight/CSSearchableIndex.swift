@@ -48,7 +48,7 @@ public final class CSSearchableIndex: @unchecked Sendable {
         }
     }
 
-    private static let defaultIndex = CSSearchableIndex(path: defaultPath)
+    private static let defaultIndex = CSSearchableIndex(path: IndexStore.defaultPath)
 
     /// The default index.
     public class func `default`() -> CSSearchableIndex { defaultIndex }
@@ -58,21 +58,13 @@ public final class CSSearchableIndex: @unchecked Sendable {
 
     /// A named index: a file of its own beside the default one.
     public convenience init(name: String) {
-        let folder = (Self.defaultPath as NSString).deletingLastPathComponent
+        let folder = (IndexStore.defaultPath as NSString).deletingLastPathComponent
         self.init(path: (folder as NSString).appendingPathComponent(name + ".sqlite"))
     }
 
     /// An index in the store at `path` (Searchlight's addition: tests and tools).
     public init(path: String) {
         self.path = path
-    }
-
-    static var defaultPath: String {
-        let env = ProcessInfo.processInfo.environment
-        if let path = env["SEARCHLIGHT_INDEX"], !path.isEmpty { return path }
-        let base = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/share")
-        return (base as NSString).appendingPathComponent("searchlight/index.sqlite")
     }
 
     // MARK: - Operations

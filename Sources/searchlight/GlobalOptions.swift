@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SearchStore
 
 /// Options every command takes, before or after its name.
 struct GlobalOptions: ParsableArguments {
@@ -30,12 +31,7 @@ struct GlobalOptions: ParsableArguments {
 
     var indexPath: String? {
         if inMemory { return nil }
-        if let index { return index }
-        let env = ProcessInfo.processInfo.environment
-        if let path = env["SEARCHLIGHT_INDEX"], !path.isEmpty { return path }
-        let base = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/share")
-        return (base as NSString).appendingPathComponent("searchlight/index.sqlite")
+        return index ?? IndexStore.defaultPath
     }
 
     var dataDirectory: String {
