@@ -117,8 +117,7 @@ public final class IndexBackend: SearchBackend {
     }
 
     public func matchedTokens(of identifiers: [String], query: String) -> [String: Set<String>] {
-        let engine = index.engine
-        return Dictionary(uniqueKeysWithValues: identifiers.map { ($0, engine.matchedTokens(of: $0, for: query)) })
+        index.engine.matchedTokens(of: identifiers, for: query)
     }
 
     /// Recently viewed items, at most this many, on an empty query.

@@ -232,22 +232,29 @@ extension SearchEngine {
                 views: engagements[identifier]?.count ?? 0, matches: []))
     }
 
-    /// Every token of `identifier`'s document that a term of `text` matches,
+    /// Every token of each identified document that a term of `text` matches,
     /// typo matches included, in any field: what a screen highlights in
-    /// the fields it shows. Asked only for the rows on screen.
-    public func matchedTokens(of identifier: String, for text: String) -> Set<String> {
-        guard let slot = slot(of: identifier), documents[Int(slot)] != nil else { return [] }
+    /// the fields it shows. Asked only for the rows on screen, the query
+    /// read once for all of them.
+    public func matchedTokens(of identifiers: [String], for text: String) -> [String: Set<String>] {
         let terms = Tokenizer.queryTerms(QueryFilters.parseLeniently(text).text)
-        guard terms.count <= QueryLimits.maximumTerms else { return [] }
-        var found = Set<String>()
-        for term in terms {
-            var evaluator = TermEvaluator(matches: termMatches.matches(for: term, in: trie))
-            for index in tokens.span(of: slot) {
-                let node = TokenArena.node(of: tokens.words[index])
-                if evaluator.hit(for: node, trie: trie) != nil { found.insert(trie.token(at: node)) }
+        guard terms.count <= QueryLimits.maximumTerms else { return [:] }
+        var evaluators = terms.map { TermEvaluator(matches: termMatches.matches(for: $0, in: trie)) }
+        var byIdentifier: [String: Set<String>] = [:]
+        for identifier in identifiers {
+            var found = Set<String>()
+            if let slot = slot(of: identifier), documents[Int(slot)] != nil {
+                for index in tokens.span(of: slot) {
+                    let node = TokenArena.node(of: tokens.words[index])
+                    for term in evaluators.indices where evaluators[term].hit(for: node, trie: trie) != nil {
+                        found.insert(trie.token(at: node))
+                        break
+                    }
+                }
             }
+            byIdentifier[identifier] = found
         }
-        return found
+        return byIdentifier
     }
 
     /// Whether `identifier` is a visible result at `now`.

@@ -9,9 +9,15 @@ struct MatchHighlighter {
     let tokens: Set<String>
     let terms: [String]
 
-    init(tokens: Set<String>, query: String) {
+    /// `terms` as `terms(of:)` gives them.
+    init(tokens: Set<String>, terms: [String]) {
         self.tokens = tokens
-        terms = Tokenizer.queryTerms(QueryFilters.parseLeniently(query).text)
+        self.terms = terms
+    }
+
+    /// The terms of a typed query, filter words left out.
+    static func terms(of query: String) -> [String] {
+        Tokenizer.queryTerms(QueryFilters.parseLeniently(query).text)
     }
 
     var isEmpty: Bool { tokens.isEmpty && terms.isEmpty }

@@ -7,9 +7,12 @@ public struct ScreenRenderer {
     public let inspector: InspectorSnapshot?
     public let quickActions: [QuickAction]
     public let progress: String?
+    /// The query's terms, read once a frame for every highlighted line.
+    let queryTerms: [String]
 
     public init(state: AppState, inspector: InspectorSnapshot? = nil, quickActions: [QuickAction] = [], progress: String? = nil) {
         self.state = state
+        queryTerms = MatchHighlighter.terms(of: state.query)
         self.inspector = inspector
         self.quickActions = quickActions
         self.progress = progress
@@ -208,7 +211,7 @@ public struct ScreenRenderer {
     func writeHighlighted(
         _ text: String, for result: SearchResult, row: Int, column: Int, limit: Int, style base: Style, _ screen: inout Screen
     ) {
-        let matcher = MatchHighlighter(tokens: state.matchedTokens[result.uniqueIdentifier] ?? [], query: state.query)
+        let matcher = MatchHighlighter(tokens: state.matchedTokens[result.uniqueIdentifier] ?? [], terms: queryTerms)
         let marked = matcher.offsets(in: text)
         guard !marked.isEmpty else {
             screen.write(text, row: row, column: column, limit: limit, style: base)
