@@ -12,9 +12,7 @@ import Testing
     @Test(.enabled(if: enabled)) func aLongDetailScrollsAtSixtyByFifteen() throws {
         let t = Tmux()
         defer { t.stop() }
-        try t.start(width: 60, height: 15)
-        try t.launch()
-        try t.waitFor("Type to search")
+        try t.open(width: 60, height: 15)
         try t.type("brent")
         try t.waitFor("Brent Reid")
         try t.send("Enter")
@@ -28,16 +26,13 @@ import Testing
         try t.send("Enter")
         screen = try t.waitFor("Esc back to Brent Reid")
         #expect(lines(screen)[3].contains(" · \(identifier) · "))
-        try t.send("C-c")
-        try t.waitFor("SESSION-DONE")
+        try t.quit()
     }
 
     @Test(.enabled(if: enabled)) func escWalksBackThroughThreeDetails() throws {
         let t = Tmux()
         defer { t.stop() }
-        try t.start(width: 100, height: 30)
-        try t.launch()
-        try t.waitFor("Type to search")
+        try t.open(width: 100, height: 30)
         try t.type("brent")
         try t.waitFor("Brent Reid")
         try t.send("Enter")
@@ -57,16 +52,13 @@ import Testing
         let screen = try t.waitFor("Tab why")
         #expect(screen.contains("Search › brent"))
         #expect(screen.contains("▸ [person] Brent Reid"))
-        try t.send("C-c")
-        try t.waitFor("SESSION-DONE")
+        try t.quit()
     }
 
     @Test(.enabled(if: enabled)) func altBMovesAWordOnBrentReid() throws {
         let t = Tmux()
         defer { t.stop() }
-        try t.start(width: 100, height: 30)
-        try t.launch()
-        try t.waitFor("Type to search")
+        try t.open(width: 100, height: 30)
         try t.type("brent reid")
         try t.waitFor("Search › brent reid")
         try t.send("M-b")
@@ -77,8 +69,7 @@ import Testing
         try t.send("M-b")
         try t.type("aur")
         try t.waitFor("Search › aur")
-        try t.send("C-c")
-        try t.waitFor("SESSION-DONE")
+        try t.quit()
     }
 
     @Test(.enabled(if: enabled)) func theQueryStaysVisibleAtTwentyFiveColumns() throws {
@@ -91,8 +82,7 @@ import Testing
         let screen = try t.waitFor("› brent")
         #expect(lines(screen)[0].hasPrefix("› brent"))
         #expect(screen.contains("Brent"))
-        try t.send("C-c")
-        try t.waitFor("SESSION-DONE")
+        try t.quit()
     }
 
     @Test(.enabled(if: enabled)) func pageDownGoesPastResultOneHundred() throws {
@@ -102,9 +92,7 @@ import Testing
             #"{"uniqueIdentifier":"walrus/\#($0)","visibility":"public","attributeSet":{"title":"Walrus \#($0)","contentDescription":"Seen on the ice at dawn"}}"#
         }
         #expect(try t.cli.run(["index", "import", try t.cli.write("w.jsonl", lines.joined(separator: "\n"))]).status == 0)
-        try t.start(width: 100, height: 30)
-        try t.launch()
-        try t.waitFor("Type to search")
+        try t.open(width: 100, height: 30)
         try t.type("walrus")
         try t.waitFor("1/250 · ")
         for _ in 0..<15 { try t.send("PageDown") }
@@ -126,16 +114,13 @@ import Testing
         let styledLine = try #require(line)
         let before = styledLine.components(separatedBy: "dawn")[0]
         #expect(before.hasSuffix("m"), "an attribute change right before the word: \(styledLine.debugDescription)")
-        try t.send("C-c")
-        try t.waitFor("SESSION-DONE")
+        try t.quit()
     }
 
     @Test(.enabled(if: enabled)) func anEmptyQueryShowsTheTwoItemsJustOpened() throws {
         let t = Tmux()
         defer { t.stop() }
-        try t.start(width: 100, height: 30)
-        try t.launch()
-        try t.waitFor("Type to search")
+        try t.open(width: 100, height: 30)
         for query in ["brent", "aurora over"] {
             try t.type(query)
             try t.waitFor("1/")
@@ -150,16 +135,13 @@ import Testing
         #expect(rows.count == 2)
         #expect(rows.first?.contains("Aurora") == true)
         #expect(screen.contains("[domain] com.example.tv.show"))
-        try t.send("C-c")
-        try t.waitFor("SESSION-DONE")
+        try t.quit()
     }
 
     @Test(.enabled(if: enabled)) func aKindFilterKeepsOnlyPhotos() throws {
         let t = Tmux()
         defer { t.stop() }
-        try t.start(width: 100, height: 30)
-        try t.launch()
-        try t.waitFor("Type to search")
+        try t.open(width: 100, height: 30)
         try t.type("kind:photo aur")
         let screen = try t.waitFor("Aurora over the fjord")
         let badges = lines(screen).compactMap { line in line.range(of: #"\[[a-z]+\]"#, options: .regularExpression).map { String(line[$0]) } }
@@ -167,8 +149,7 @@ import Testing
         try t.send("C-u")
         try t.type("kind:bogus")
         try t.waitFor("refused: unknown filter kind:bogus")
-        try t.send("C-c")
-        try t.waitFor("SESSION-DONE")
+        try t.quit()
     }
 
     @Test(.enabled(if: enabled)) func pickPrintsTheChosenIdentifierAndNeverDrawsOnStdout() throws {
@@ -196,11 +177,8 @@ import Testing
     @Test(.enabled(if: enabled)) func ctrlCExitsOneHundredThirty() throws {
         let t = Tmux()
         defer { t.stop() }
-        try t.start(width: 80, height: 24)
-        try t.launch()
-        try t.waitFor("Type to search")
-        try t.send("C-c")
-        try t.waitFor("SESSION-DONE")
+        try t.open(width: 80, height: 24)
+        try t.quit()
         #expect(try String(contentsOfFile: t.file("status.txt"), encoding: .utf8).contains("exit=130"))
     }
 }

@@ -16,9 +16,7 @@ import Testing
     @Test(.enabled(if: TerminalEndToEndTests.tmuxAvailable)) func anotherProcessesChangesAppearWithNoKeyPressed() throws {
         let t = Tmux()
         defer { t.stop() }
-        try t.start(width: 100, height: 30)
-        try t.launch()
-        try t.waitFor("Type to search")
+        try t.open(width: 100, height: 30)
         try t.type("walrus")
         try t.waitFor("No results for “walrus”")
         #expect(try t.cli.run(["index", "import", try walrusFile(t.cli, count: 3)]).status == 0)
@@ -38,16 +36,13 @@ import Testing
         #expect(screen.contains("⇄ by searchlight settings"))
         #expect(screen.contains("last written by searchlight settings · pid "))
         try t.send("Escape")
-        try t.send("C-c")
-        try t.waitFor("SESSION-DONE")
+        try t.quit()
     }
 
     @Test(.enabled(if: TerminalEndToEndTests.tmuxAvailable)) func openingAnItemAnotherProcessDeletedRecordsNothing() throws {
         let t = Tmux()
         defer { t.stop() }
-        try t.start(width: 100, height: 30)
-        try t.launch()
-        try t.waitFor("Type to search")
+        try t.open(width: 100, height: 30)
         // A query only that item matches: once it is gone, nothing else is opened.
         try t.type("northern lights diaries")
         try t.waitFor("Northern Lights Diaries")
@@ -58,8 +53,7 @@ import Testing
         try t.send("Enter")
         Thread.sleep(forTimeInterval: 1)
         try t.send("Escape")
-        try t.send("C-c")
-        try t.waitFor("SESSION-DONE")
+        try t.quit()
         let export = try t.cli.run(["index", "export"])
         #expect(!export.stdout.contains("\"\(id)\""))
         let stats = try t.cli.run(["index", "stats", "--json"]).json
@@ -107,8 +101,7 @@ import Testing
         try t.waitFor("imported 60000 items from big.jsonl", seconds: 120)
         try t.type("walrus")
         try t.waitFor("1/60,000")
-        try t.send("C-c")
-        try t.waitFor("SESSION-DONE")
+        try t.quit()
         #expect(try t.cli.run(["search", "walrus", "--limit", "0"]).stdout.contains("60000"))
     }
 }

@@ -67,15 +67,26 @@ import Testing
             try send("Enter")
         }
 
+        /// Starts a terminal of this size with the UI open and ready.
+        func open(width: Int, height: Int, _ extra: String = "", arguments: String = "") throws {
+            try start(width: width, height: height)
+            try launch(extra, arguments: arguments)
+            try waitFor("Type to search")
+        }
+
+        /// Quits the UI with Ctrl-C and waits for the shell to be back.
+        func quit() throws {
+            try send("C-c")
+            try waitFor("SESSION-DONE")
+        }
+
         func stop() { _ = try? tmux(["kill-server"]) }
     }
 
     @Test(.enabled(if: tmuxAvailable)) func typeOpenGoBackResizeQuit() throws {
         let t = Tmux()
         defer { t.stop() }
-        try t.start(width: 100, height: 30)
-        try t.launch()
-        try t.waitFor("Type to search")
+        try t.open(width: 100, height: 30)
         try t.type("brent")
         var screen = try t.waitFor("Search › brent ")
         screen = try t.waitFor("Brent Reid")
@@ -106,8 +117,7 @@ import Testing
         try t.send("F1")
         try t.waitFor("Ctrl-W")
         try t.send("Escape")
-        try t.send("C-c")
-        try t.waitFor("SESSION-DONE")
+        try t.quit()
         let before = try String(contentsOfFile: t.file("before.txt"), encoding: .utf8)
         let after = try String(contentsOfFile: t.file("after.txt"), encoding: .utf8)
         // Size lines differ after the resize; every mode flag must be back.
@@ -120,9 +130,7 @@ import Testing
     @Test(.enabled(if: tmuxAvailable)) func terminalIsRestoredOnSIGTERM() throws {
         let t = Tmux()
         defer { t.stop() }
-        try t.start(width: 80, height: 24)
-        try t.launch()
-        try t.waitFor("Type to search")
+        try t.open(width: 80, height: 24)
         try t.type("aur")
         try t.waitFor("Search › aur")
         try t.waitFor("Aurora")
@@ -153,8 +161,7 @@ import Testing
         #expect(!screen.contains("owned\u{07}"))
         let colours = try t.tmux(["capture-pane", "-p", "-e"])
         #expect(!colours.contains("38;5;"), "NO_COLOR: no colour sequences")
-        try t.send("C-c")
-        try t.waitFor("SESSION-DONE")
+        try t.quit()
     }
 
     @Test(.enabled(if: tmuxAvailable)) func everyBundledDemoPlaysInTheUI() throws {
