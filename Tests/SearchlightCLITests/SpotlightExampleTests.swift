@@ -11,24 +11,31 @@ import Testing
     static let example = URL(fileURLWithPath: CLI.dataDirectory).deletingLastPathComponent()
         .appendingPathComponent("Examples/ColleaguesIndexer").path
 
+    /// Runs a process to its end; its status and the last of what it printed.
     @discardableResult
-    func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Int32 {
+    func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
         process.environment = env
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
         try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return process.terminationStatus
+        return (process.terminationStatus, String(decoding: output.suffix(4_000), as: UTF8.self))
     }
 
     @Test(.enabled(if: enabled)) func theExamplesItemsAreFoundBySearch() throws {
-        #expect(try run("/usr/bin/env", ["swift", "build", "--package-path", Self.example]) == 0)
+        let build = try run("/usr/bin/env", ["swift", "build", "--package-path", Self.example])
+        try #require(build.status == 0, "swift build of the example:\n\(build.output)")
         let cli = CLI()
         let binary = Self.example + "/.build/debug/ColleaguesIndexer"
-        #expect(try run(binary, [], environment: ["SEARCHLIGHT_INDEX": cli.indexPath]) == 0)
+        let indexer = try run(binary, [], environment: ["SEARCHLIGHT_INDEX": cli.indexPath])
+        #expect(indexer.status == 0, "\(indexer.output)")
         let ada = try cli.run(["search", "ada", "--json", "--explain"])
         let first = try #require((ada.json?["results"] as? [[String: Any]])?.first)
         #expect(first["uniqueIdentifier"] as? String == "employee/101")

@@ -60,9 +60,14 @@ func searchableItem(for show: Show) -> CSSearchableItem {
     return CSSearchableItem(uniqueIdentifier: "show/\(show.id)", domainIdentifier: "com.example.tv.show", attributeSet: attributeSet)
 }
 
+/// Indexes everything, as the app does at launch.
+func indexEverything(into index: CSSearchableIndex) async throws {
+    try await index.indexSearchableItems(employees.map(searchableItem(for:)) + shows.map(searchableItem(for:)))
+}
+
 let index = CSSearchableIndex.default()
 do {
-    try await index.indexSearchableItems(employees.map(searchableItem(for:)) + shows.map(searchableItem(for:)))
+    try await indexEverything(into: index)
 } catch {
     print("indexing failed: \(error)")
     exit(1)
