@@ -72,7 +72,8 @@ public enum FixtureCatalog {
             attributeSet: AttributeSet(
                 contentType: "public.movie", title: s.name,
                 contentDescription: s.description, keywords: [s.genre], thumbnail: s.poster,
-                rating: s.rating, url: s.url, extras: ["genre": s.genre, "airTime": s.airTime]),
+                rating: s.rating, url: s.url, extras: ["genre": s.genre, "airTime": s.airTime],
+                rankingHint: s.audience.map(Double.init)),
             visibility: .public)
     }
 
@@ -105,7 +106,8 @@ public enum FixtureCatalog {
                 uniqueIdentifier: "photo/\(photo.id)", domainIdentifier: photoDomain,
                 attributeSet: AttributeSet(
                     contentType: "public.image", title: photo.title, contentDescription: photo.description,
-                    keywords: photo.keywords ?? [], thumbnail: photo.thumbnail, url: photo.url, extras: extras),
+                    keywords: photo.keywords ?? [], thumbnail: photo.thumbnail, url: photo.url, extras: extras,
+                    rankingHint: photo.favorites.map(Double.init)),
                 visibility: photo.visibility))
         }
         return items

@@ -25,6 +25,8 @@ enum FixtureRecords {
         var poster: Thumbnail?
         /// ISO 8601; the show leaves the index then.
         var expires: Date?
+        /// Viewers of an episode: the show's `rankingHint`.
+        var audience: Int?
     }
 
     struct Collection: Decodable {
@@ -48,5 +50,7 @@ enum FixtureRecords {
         var url: String?
         var album: Int?
         var group: Int?
+        /// How many people marked the photo a favourite: its `rankingHint`.
+        var favorites: Int?
     }
 }

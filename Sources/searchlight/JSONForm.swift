@@ -30,8 +30,10 @@ enum JSONForm {
             "rules": [
                 ["rule": "typos", "value": e.key.typos],
                 ["rule": "wholeWords", "value": e.key.wholeWords],
+                ["rule": "exact", "value": e.key.exact],
                 ["rule": "field", "value": e.key.fieldScore],
                 ["rule": "engagement", "value": e.key.engagement, "views": e.views],
+                ["rule": "rankingHint", "value": e.key.rankingHint],
                 ["rule": "sources", "value": e.key.sources],
                 ["rule": "titleLength", "value": e.key.titleLength],
                 ["rule": "uniqueIdentifier", "value": e.key.uniqueIdentifier],

@@ -52,8 +52,12 @@ struct ReplayCommand: ParsableCommand {
                     var object: [String: Any] = [
                         "query": step.query, "total": step.total,
                         "results": step.results.map {
-                            ["uniqueIdentifier": $0.uniqueIdentifier, "title": $0.title, "rank": $0.rank,
-                             "movement": $0.movement.description] as [String: Any]
+                            var entry: [String: Any] = [
+                                "uniqueIdentifier": $0.uniqueIdentifier, "title": $0.title, "rank": $0.rank,
+                                "movement": $0.movement.description, "rankingHint": $0.key.rankingHint,
+                            ]
+                            if let rule = $0.decidedBy { entry["decidedBy"] = rule }
+                            return entry
                         },
                         "dropped": step.dropped.map { ["uniqueIdentifier": $0.0, "title": $0.1] },
                     ]
@@ -90,6 +94,21 @@ extension ReplayCommand {
 
 /// The replay as a compact table that reads well pasted into a README.
 enum ReplayTable {
+    /// A whole number with thousands separators (`3,200,000`), others as `--explain` writes them.
+    static func grouped(_ value: Double) -> String {
+        guard value == value.rounded(), abs(value) < 1e15 else { return Explanation.format(value) }
+        return Describe.grouped(Int(value))
+    }
+
+    /// Why a result rose, when the exact or hint rule decided it.
+    static func reason(_ entry: Replay.Entry) -> String {
+        switch entry.decidedBy {
+        case "exact": "  (exact)"
+        case "rankingHint": "  (hint \(grouped(entry.key.rankingHint)))"
+        default: ""
+        }
+    }
+
     static func lines(_ steps: [Replay.Step], showTimes: Bool) -> [String] {
         let titleWidth = min(32, steps.flatMap(\.results).map { DisplayWidth.of(Output.safe($0.title)) }.max() ?? 10)
         var out: [String] = []
@@ -101,7 +120,7 @@ enum ReplayTable {
                 var title = Output.safe(entry.title)
                 while DisplayWidth.of(title) > titleWidth { title = String(title.dropLast(2)) + "…" }
                 let pad = String(repeating: " ", count: max(0, titleWidth - DisplayWidth.of(title)))
-                out.append("  \(entry.rank). \(title)\(pad)  \(entry.movement.description.padding(toLength: 4, withPad: " ", startingAt: 0)) \(Output.safe(entry.uniqueIdentifier))")
+                out.append("  \(entry.rank). \(title)\(pad)  \(entry.movement.description.padding(toLength: 4, withPad: " ", startingAt: 0)) \(Output.safe(entry.uniqueIdentifier))\(reason(entry))")
             }
             if !step.dropped.isEmpty {
                 out.append("     dropped: " + step.dropped.map { "\(Output.safe($0.1)) (\(Output.safe($0.0)))" }.joined(separator: ", "))

@@ -5,13 +5,15 @@ import Foundation
 func item(
     _ id: String, title: String? = nil, domain: String? = nil, description: String? = nil,
     keywords: [String] = [], emails: [String] = [], phones: [String] = [], extras: [String: String] = [:],
-    url: String? = nil, expires: Date? = nil, visibility: Visibility = .public
+    url: String? = nil, expires: Date? = nil, visibility: Visibility = .public, displayName: String? = nil,
+    hint: Double? = nil
 ) -> SearchableItem {
     SearchableItem(
         uniqueIdentifier: id, domainIdentifier: domain, expirationDate: expires,
         attributeSet: AttributeSet(
-            contentType: "public.item", title: title, contentDescription: description, keywords: keywords,
-            phoneNumbers: phones, emailAddresses: emails, url: url, extras: extras),
+            contentType: "public.item", title: title, displayName: displayName, contentDescription: description,
+            keywords: keywords, phoneNumbers: phones, emailAddresses: emails, url: url, extras: extras,
+            rankingHint: hint),
         visibility: visibility)
 }
 

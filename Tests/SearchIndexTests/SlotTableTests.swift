@@ -27,7 +27,7 @@ import Testing
                 if Bool.random(using: &generator) {
                     // As the engine: the document goes, then its slot.
                     documents[Int(slot)] = nil
-                    table.remove(id, slot: slot)
+                    table.remove(id, slot: slot, in: documents)
                     model[id] = nil
                     free.append(slot)
                 }
@@ -39,7 +39,7 @@ import Testing
                     slot = UInt32(documents.count - 1)
                 }
                 // As the engine: the slot first, then its document.
-                table.insert(id, slot: slot)
+                table.insert(id, slot: slot, in: documents)
                 documents[Int(slot)] = document(id)
                 model[id] = slot
             }

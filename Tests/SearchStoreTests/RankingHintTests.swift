@@ -42,6 +42,36 @@ import TestSupport
         #expect(body.contains(#""rankingHint":7066"#))
     }
 
+    /// The hint's place in the order and the exact-name table come back
+    /// the same from the snapshot and from the records.
+    @Test func theOrderIsTheSameFromTheSnapshotAndFromTheRecords() throws {
+        let lines = [
+            #"{"uniqueIdentifier":"r/1","attributeSet":{"title":"Requests","rankingHint":10}}"#,
+            #"{"uniqueIdentifier":"r/2","attributeSet":{"title":"Requests Toolbelt","rankingHint":90000}}"#,
+            #"{"uniqueIdentifier":"r/3","attributeSet":{"title":"Requestsx"}}"#,
+            #"{"uniqueIdentifier":"r/4","attributeSet":{"title":"Reqs","displayName":"Requests","rankingHint":5}}"#,
+        ]
+        let items = try ItemImporter.items(from: Array(lines.joined(separator: "\n").utf8), file: "r.jsonl")
+        func order(_ index: PersistentIndex, _ text: String) -> [String] {
+            index.engine.search(SearchQuery(text)).results.map(\.uniqueIdentifier)
+        }
+        let expected = [["r/2", "r/1", "r/4", "r/3"], ["r/1", "r/4", "r/2", "r/3"]]
+        let path = temporaryPath()
+        do {
+            let index = try PersistentIndex.open(path: path, delegate: nil).index
+            try index.index(items)
+            #expect([order(index, "request"), order(index, "requests")] == expected)
+            #expect(try index.saveSnapshot())
+        }
+        let fromSnapshot = try PersistentIndex.open(path: path, delegate: nil).index
+        #expect(fromSnapshot.engineOrigin == .snapshot)
+        #expect([order(fromSnapshot, "request"), order(fromSnapshot, "requests")] == expected)
+        try FileManager.default.removeItem(atPath: SnapshotFile.path(forStore: path))
+        let fromRecords = try PersistentIndex.open(path: path, delegate: nil).index
+        #expect(fromRecords.engineOrigin == .records)
+        #expect([order(fromRecords, "request"), order(fromRecords, "requests")] == expected)
+    }
+
     @Test(arguments: [
         (#"{"uniqueIdentifier":"x","attributeSet":{"rankingHint":-1}}"#, "finite number, 0 or more"),
         (#"{"uniqueIdentifier":"x","attributeSet":{"rankingHint":1e999}}"#, "number out of range"),

@@ -13,7 +13,7 @@ import Testing
         let shows = try cli.ids("domain:com.example.tv night")
         #expect(!shows.isEmpty && shows.allSatisfy { $0.hasPrefix("show/") })
         let alone = try cli.run(["search", "kind:show", "--limit", "0"])
-        #expect(alone.status == 0 && alone.stdout.contains("15 results"))
+        #expect(alone.status == 0 && alone.stdout.contains("16 results"))
         let bogus = try cli.run(["search", "kind:bogus", "aurora"])
         #expect(bogus.status == 64)
         #expect(bogus.stderr.contains("unknown filter kind:bogus"))

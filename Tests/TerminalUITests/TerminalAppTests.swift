@@ -123,6 +123,21 @@ import Testing
         #expect(text.contains("typos 0"))
     }
 
+    @Test func theExplanationShowsTheExactAndHintRules() throws {
+        let app = try app()
+        app.type("northern lights")
+        #expect(app.state.selected?.uniqueIdentifier == "show/16")
+        app.handle(.tab)
+        var text = app.render().text
+        #expect(text.contains("exact yes"))
+        #expect(text.contains("ranking hint 45000"))
+        app.handle(.down)
+        text = app.render().text
+        #expect(app.state.selected?.uniqueIdentifier == "show/6")
+        #expect(text.contains("exact no"))
+        #expect(text.contains("ranking hint 3200000"))
+    }
+
     /// The search bar leaves the matched tokens out of its queries (they
     /// cost more than ranking a short prefix); Tab brings them for the
     /// explanation it shows, and they follow the query while it is shown.
@@ -187,8 +202,9 @@ import Testing
 
     @Test func inspectorDeletesWithConfirmationAndResultsFollowAtOnce() throws {
         let app = try app()
-        app.type("bre")
+        app.type("brent")
         let doomed = try #require(app.state.selected?.uniqueIdentifier)
+        #expect(doomed == "employee/1")
         app.handle(.control("t"))
         var text = app.render().text
         #expect(text.contains("Inspector"))
@@ -203,10 +219,12 @@ import Testing
         #expect(!app.state.results.contains { $0.uniqueIdentifier == doomed })
         text = app.render().text
         #expect(text.contains("deleted"))
-        // Domain, then everything, then re-index.
+        // The selection's domain, then everything, then re-index.
+        let domain = try #require(app.state.selected?.domainIdentifier)
         app.handle(.character("D"))
         app.handle(.character("y"))
-        #expect(!app.state.results.contains { $0.uniqueIdentifier.hasPrefix("employee/") })
+        #expect(!app.state.results.isEmpty)
+        #expect(!app.state.results.contains { $0.domainIdentifier == domain })
         app.handle(.character("X"))
         app.handle(.character("y"))
         #expect(app.state.results.isEmpty)

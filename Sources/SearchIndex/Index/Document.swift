@@ -127,7 +127,7 @@ struct Document: Sendable {
     var domainObject: DomainName? { domain }
 
     /// The title's length in characters (the rank's shorter-title rule),
-    /// up to 16,777,215.
+    /// up to `titleLengthLimit`.
     @inline(__always) var titleLength: Int { Int(titleAndFlags & Self.lowBits) }
     /// Every source that indexes this document, in `Source` order.
     @inline(__always) var sources: [Source] { sourceSet.list }
@@ -146,6 +146,10 @@ struct Document: Sendable {
     var identifierPrefix: UInt64 { TokenArena.head(of: uniqueIdentifier) }
 
     static let holdsNoRecord: UInt8 = 7
+
+    /// The longest title length the rank tells apart: longer titles rank
+    /// as this long (`StaticRank` keeps a byte of it).
+    static let titleLengthLimit = 255
 
     /// Whether the engine keeps this document's record here only (see `heldRecord`).
     var holdsRecord: Bool { heldRecordSource != Self.holdsNoRecord }
@@ -219,7 +223,7 @@ extension Document {
 
     private static func titleAndFlags(_ titleLength: Int, _ visibility: Visibility, _ held: UInt8, contentTypeCode: UInt8) -> UInt32 {
         precondition(isContentTypeCode(contentTypeCode), "a content type's code is 0 or a common type's")
-        return UInt32(min(titleLength, Int(lowBits))) | UInt32(visibility.ordinal) << 24 | UInt32(held) << 26
+        return UInt32(min(titleLength, titleLengthLimit)) | UInt32(visibility.ordinal) << 24 | UInt32(held) << 26
             | UInt32(contentTypeCode) << 29
     }
 
@@ -268,6 +272,10 @@ struct BuiltDocument: Sendable {
     var expiration: Double
     var pendingTokens: [String]
     var pendingFields: [Field]
+    /// The shown set's `rankingHint`, for the document's `StaticRank`.
+    var rankingHint: Double = 0
+    /// The shown set's names, for `ExactNames`.
+    var names = ExactNames.Signatures()
 }
 
 /// A set of sources in one byte, a bit per case of `Source`.

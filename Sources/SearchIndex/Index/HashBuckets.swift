@@ -10,9 +10,10 @@
 /// Linear probing, at most four fifths full, in a table of any size (a
 /// key's home is its hash scaled to the size, not its low bits); a
 /// removal shifts the buckets after it back (no tombstones), reading only
-/// their stored hash bits. What `RecordTable` and `SlotTable` share: 8
-/// bytes a bucket where a dictionary kept a copy of each identifier
-/// beside its value.
+/// their stored hash bits. 8 bytes a bucket where a dictionary kept a copy
+/// of each key beside its value (`RecordTable`, `TextDictionary`, best-list
+/// summaries); `TaggedBuckets` is the 4-byte kind, for tables of every
+/// document.
 ///
 /// Why any size: a power of two at most three quarters full can need
 /// nearly twice the buckets a table sized to its keys does.

@@ -10,6 +10,11 @@ public enum Replay {
         public var rank: Int
         public var movement: RankMovement
         public var sources: [Source]
+        /// The result's rule values.
+        public var key: RankingKey
+        /// For a result that rose or arrived, the rule that puts it above the
+        /// result now after it (`RankingKey.decidingRule`); nil otherwise.
+        public var decidedBy: String?
     }
 
     public struct Step: Sendable, Hashable {
@@ -42,6 +47,16 @@ public enum Replay {
         return steps
     }
 
+    /// The rule that keeps the result at `rank` above the next, when it moved up or is new.
+    private static func decidingRule(at rank: Int, in results: [SearchResult], movement: RankMovement) -> String? {
+        switch movement {
+        case .up, .new: break
+        case .down, .same: return nil
+        }
+        guard rank + 1 < results.count else { return nil }
+        return RankingKey.decidingRule(results[rank].explanation.key, results[rank + 1].explanation.key)
+    }
+
     /// One answer compared with the `previous` top list (identifier, title).
     public static func step(_ query: String, in engine: SearchEngine, top: Int, now: Date, previous: [(String, String)]) -> Step {
         let start = DispatchTime.now().uptimeNanoseconds
@@ -55,7 +70,8 @@ public enum Replay {
             query: query, total: response.total, microseconds: micros,
             results: response.results.enumerated().map { rank, result in
                 Entry(uniqueIdentifier: result.uniqueIdentifier, title: result.title, rank: rank + 1,
-                      movement: movements[rank], sources: result.sources)
+                      movement: movements[rank], sources: result.sources, key: result.explanation.key,
+                      decidedBy: decidingRule(at: rank, in: response.results, movement: movements[rank]))
             },
             dropped: dropped.map { ($0, titles[$0] ?? $0) })
     }

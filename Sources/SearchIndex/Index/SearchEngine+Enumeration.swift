@@ -50,7 +50,7 @@ extension SearchEngine {
             let engagement = engagedSlots[Int(doc)] ? engagementScore(of: document.uniqueIdentifier, at: query.now).score : 0
             ranked.append(RankedSlot(key: RankingKey(
                 typos: typos, wholeWords: whole, fieldScore: fields, engagement: engagement,
-                sources: document.sourceCount, titleLength: document.titleLength,
+                rankingHint: ranks[Int(doc)].rankingHint, sources: document.sourceCount, titleLength: document.titleLength,
                 uniqueIdentifier: document.uniqueIdentifier), doc: doc))
         }
         let total = ranked.count

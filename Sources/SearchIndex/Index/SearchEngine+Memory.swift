@@ -48,6 +48,7 @@ extension SearchEngine {
             MemoryUsage.Part(name: "trie", bytes: trieBytes),
             MemoryUsage.Part(name: "bestLists", bytes: topLists.listBytes),
             MemoryUsage.Part(name: "identifierMap", bytes: slotTable.memoryBytes),
+            MemoryUsage.Part(name: "exactNames", bytes: exactNames.memoryBytes),
             MemoryUsage.Part(name: "slotColumns", bytes: slotColumns),
         ]
         return MemoryUsage(parts: parts.sorted { $0.bytes > $1.bytes }, borrowed: borrowed)

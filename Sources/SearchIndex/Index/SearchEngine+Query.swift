@@ -50,6 +50,16 @@ extension SearchEngine {
         if matches.contains(where: { $0.prefix.isEmpty && $0.whole.isEmpty }) {
             return SearchResponse(query: query.text, total: 0, results: [])
         }
+        let exact = exactCandidates(terms: terms, query: query)
+        guard exact.isEmpty else {
+            return searchExactFirst(exact, terms: terms, matches: matches, query: query)
+        }
+        return searchByRules(terms: terms, matches: matches, query: query)
+    }
+
+    /// The query answered by the first strategy that can, each ranking by
+    /// every rule but exact (`SearchEngine+Exact`).
+    func searchByRules(terms: [String], matches: [TokenTrie.TermMatches], query: SearchQuery) -> SearchResponse {
         if terms.count == 1, let answer = searchFromTopLists(term: terms[0], matches: matches[0], query: query) {
             return answer
         }
@@ -133,8 +143,8 @@ extension SearchEngine {
         return SearchResponse(query: query.text, total: total, results: answer)
     }
 
-    /// Reads, for every document about to become a result, its slot and
-    /// its set's storage header (which the result retains), in tight
+    /// Reads, for every document about to become a result, its rank, its
+    /// slot and its set's storage header (which the result retains), in tight
     /// loops: each is a cache miss or two, and met one result at a time
     /// they came one after another; read together, the processor overlaps
     /// them. A pass for each step of the chain (the slots, then the
@@ -146,6 +156,10 @@ extension SearchEngine {
     /// work between two loads for the next miss to start early.)
     func gather(_ docs: [UInt32]) {
         var sink: UInt32 = 0
+        // The ranks too, for the hint each result's key reads.
+        ranks.withUnsafeBufferPointer { ranks in
+            for doc in docs where Int(doc) < ranks.count { sink &+= ranks[Int(doc)].titleLength }
+        }
         documents.withUnsafeBufferPointer { documents in
             for doc in docs {
                 sink &+= UInt32(documents.withDocument(at: Int(doc)) { $0.slotByte } ?? 0)
@@ -227,7 +241,7 @@ extension SearchEngine {
             attributes: shownAttributes(of: document), visibility: document.visibility, highlighting: .made(HighlightList()),
             explanation: Explanation(
                 key: RankingKey(typos: 0, wholeWords: 0, fieldScore: 0, engagement: 0,
-                                sources: document.sourceCount, titleLength: document.titleLength,
+                                rankingHint: ranks[Int(slot)].rankingHint, sources: document.sourceCount, titleLength: document.titleLength,
                                 uniqueIdentifier: document.uniqueIdentifier),
                 views: engagements[identifier]?.count ?? 0, matches: []))
     }

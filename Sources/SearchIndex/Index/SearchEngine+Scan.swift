@@ -12,8 +12,8 @@ import Foundation
 /// packed key:
 ///
 /// ```
-///  bits 63…56   55…48      47…40    39…32          31…0
-///       typos   non-whole  fields   255 − sources  title length
+///  bits 63…56   55…48      47…40    39…32   31…0
+///       typos   non-whole  fields   0       the static rank (`StaticRank.keyBits`: hint, sources, title length)
 /// ```
 ///
 /// which orders as `RankingKey` does when engagement is zero (ties go to
@@ -299,7 +299,7 @@ extension SearchEngine {
                     RankedSlot(key: RankingKey(
                         typos: Int(key >> 56), wholeWords: terms.count - Int((key >> 48) & 0xff),
                         fieldScore: Int((key >> 40) & 0xff), engagement: engagement,
-                        sources: document.sourceCount, titleLength: document.titleLength,
+                        rankingHint: ranks[Int(candidate.doc)].rankingHint, sources: document.sourceCount, titleLength: document.titleLength,
                         uniqueIdentifier: document.uniqueIdentifier), doc: candidate.doc)
                 }.unsafelyUnwrapped
             }

@@ -278,7 +278,7 @@ extension SearchEngine {
                 documents.withDocument(at: Int(entry.doc)) { document in
                     RankedSlot(key: RankingKey(
                         typos: typos, wholeWords: whole ? 1 : 0, fieldScore: Int(entry.field), engagement: 0,
-                        sources: document.sourceCount, titleLength: document.titleLength,
+                        rankingHint: ranks[Int(entry.doc)].rankingHint, sources: document.sourceCount, titleLength: document.titleLength,
                         uniqueIdentifier: document.uniqueIdentifier), doc: entry.doc)
                 }.unsafelyUnwrapped
             }
@@ -363,7 +363,7 @@ extension SearchEngine {
             ranked.append(RankedSlot(key: RankingKey(
                 typos: Int(hit.typos), wholeWords: hit.whole ? 1 : 0, fieldScore: Int(hit.field),
                 engagement: engagementScore(of: document.uniqueIdentifier, at: query.now).score,
-                sources: document.sourceCount, titleLength: document.titleLength,
+                rankingHint: ranks[Int(doc)].rankingHint, sources: document.sourceCount, titleLength: document.titleLength,
                 uniqueIdentifier: document.uniqueIdentifier), doc: doc))
         }
         // Taken bucket by bucket, each in static order, the list is in rank
@@ -583,46 +583,74 @@ extension SearchEngine {
 /// The query-independent part of a document's rank, kept beside `documents`
 /// so best-list comparisons touch only plain values.
 ///
-/// Three 32-bit words, 12 bytes a slot (16 with the prefix one 64-bit
-/// word, aligned), every bit a field's, so a
+/// Three 32-bit words, 12 bytes a slot, every bit a field's, so a
 /// snapshot, which writes ranks as they lie in memory, writes no padding:
 ///
 /// ```
-///  sourcesAndTitle   bits 24–31 sources, 0–23 the title's length (clamped, as the document's)
-///  prefixHigh        the identifier's first four bytes, big-endian
-///  prefixLow         its next four
+///  rules        bits 10–31 0x3FFFFF − the hint's code (`hintCode`: a higher hint, smaller)
+///               bits  8–9  3 − sources
+///               bits  0–7  the title's length (`Document.titleLength`, up to 255)
+///  prefixHigh   the identifier's first four bytes, big-endian
+///  prefixLow    its next four
 /// ```
+///
+/// `rules` orders as the hint, sources and title rules do (`keyBits`).
 struct StaticRank: Sendable {
-    private var sourcesAndTitle: UInt32 = 0
+    private var rules: UInt32 = 0
     private var prefixHigh: UInt32 = 0
     private var prefixLow: UInt32 = 0
 
-    init() {}
+    init() {
+        self.init(sources: 0, titleLength: 0, rankingHint: 0, identifierPrefix: 0)
+    }
 
-    init(sources: UInt8, titleLength: UInt32, identifierPrefix: UInt64) {
-        sourcesAndTitle = UInt32(sources) << 24 | min(titleLength, Self.titleMask)
+    init(sources: UInt8, titleLength: UInt32, rankingHint: Double, identifierPrefix: UInt64) {
+        rules = (Self.hintMask - Self.hintCode(of: rankingHint)) << 10 | UInt32(3 - min(sources, 3)) << 8
+            | min(titleLength, Self.titleMask)
         prefixHigh = UInt32(truncatingIfNeeded: identifierPrefix >> 32)
         prefixLow = UInt32(truncatingIfNeeded: identifierPrefix)
     }
 
-    private static let titleMask: UInt32 = (1 << 24) - 1
+    private static let titleMask: UInt32 = (1 << 8) - 1
+    private static let hintMask: UInt32 = (1 << 22) - 1
 
-    @inline(__always) var sources: UInt8 { UInt8(truncatingIfNeeded: sourcesAndTitle >> 24) }
-    @inline(__always) var titleLength: UInt32 { sourcesAndTitle & Self.titleMask }
+    /// A hint as the rank keeps it: its single-precision bits without the
+    /// lowest nine (14 bits of mantissa: whole numbers to 32,768 exactly,
+    /// about four and a half significant digits beyond). Ordered as the
+    /// hints are, for the finite hints of 0 or more a model admits; 0 for
+    /// none.
+    static func hintCode(of hint: Double) -> UInt32 {
+        guard hint > 0 else { return 0 }
+        return Float(hint).bitPattern >> 9
+    }
+
+    /// The hint a code stands for: what the ranking compares.
+    static func rankedHint(_ hint: Double) -> Double { value(ofHintCode: hintCode(of: hint)) }
+
+    private static func value(ofHintCode code: UInt32) -> Double { Double(Float(bitPattern: code << 9)) }
+
+    /// The rule bits: ordered as the hint, sources and title rules order.
+    @inline(__always) var keyBits: UInt64 { UInt64(rules) }
+
+    @inline(__always) var sources: UInt8 { 3 - UInt8(truncatingIfNeeded: rules >> 8 & 3) }
+    @inline(__always) var titleLength: UInt32 { rules & Self.titleMask }
+    private var hintCode: UInt32 { Self.hintMask - rules >> 10 }
+    /// The hint the ranking compares (`rankedHint`).
+    var rankingHint: Double { Self.value(ofHintCode: hintCode) }
+
     /// The identifier's first eight bytes, big-endian (`Document.identifierPrefix`).
     @inline(__always) var identifierPrefix: UInt64 { UInt64(prefixHigh) << 32 | UInt64(prefixLow) }
 
-    /// The rank in one byte, `(3 - sources) << 6 | min(titleLength, 63)`:
-    /// ordered as the rank's sources-then-title-length rules order, ties
-    /// aside, so a larger tier always ranks after a smaller one.
+    /// The rank in one byte, ordered as `keyBits`, ties aside: a larger tier
+    /// always ranks after a smaller one. Hinted documents take 0–127 by
+    /// half-octaves of their hint (higher first), the rest 128–255 by
+    /// sources and then a title length up to 31.
     var tier: UInt8 {
-        UInt8(3 - min(sources, 3)) << 6 | UInt8(min(titleLength, 63))
-    }
-
-    /// The rank's bits of a packed candidate key (`PackedCandidate`): more
-    /// sources first, then the shorter title; the rule values lie above.
-    @inline(__always) var keyBits: UInt64 {
-        UInt64(255 - sources) << 32 | UInt64(titleLength)
+        let code = hintCode
+        guard code > 0 else { return 128 | (3 - min(sources, 3)) << 5 | UInt8(min(titleLength, 31)) }
+        // Bits 13–21 of the code are the float's exponent and first mantissa bit.
+        let halfOctave = Int(code >> 13) - 2 * 96
+        return 127 - UInt8(max(0, min(127, halfOctave)))
     }
 }
 
@@ -635,7 +663,8 @@ private struct KeyedEntry {
 
     @inline(__always)
     init(_ entry: TopEntry, rank: StaticRank) {
-        (high, low) = StaticKey(field: entry.field, rank: rank).words
+        let words = StaticKey(field: entry.field, rank: rank).words
+        (high, low) = (words.high, words.low)
         self.entry = entry
     }
 }

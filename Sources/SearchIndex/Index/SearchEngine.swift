@@ -54,10 +54,12 @@ public struct SearchEngine: Sendable {
     var termMatches = TermMatchCache()
     /// Static rank of each document slot (parallel to `documents`).
     var ranks: [StaticRank] = []
+    /// The slots each title's and display name's words name (`ExactNames`).
+    var exactNames = ExactNames()
     /// Each slot's static rank coarsened to a byte (`StaticRank.tier`):
     /// what a broad query reads to tell apart matches of equal rule values
     /// (`RuleSum.tiered`) and to turn most of them away without loading
-    /// their 16-byte ranks.
+    /// their 12-byte ranks.
     var rankTiers: [UInt8] = []
     /// Slots of documents that carry an expiration date.
     var expiringDocuments: Set<UInt32> = []
@@ -704,7 +706,13 @@ public struct SearchEngine: Sendable {
         // eighth more, as the columns below: the first insert after a bulk
         // build would otherwise double it.
         let identifiers = slotTable.count + count
-        slotTable.reserveCapacity(identifiers + identifiers / 8)
+        do {
+            // Read through a reference of its own, let go before the columns grow.
+            let current = documents
+            slotTable.reserveCapacity(identifiers + identifiers / 8, in: current)
+        }
+        let names = exactNames.count + count
+        changeExactNames { $0.reserveCapacity(names + names / 8, namesOf: $1) }
         let slots = documents.count + count + (documents.count + count) / 8
         documents.reserveCapacity(slots)
         ranks.reserveCapacity(slots)
@@ -743,11 +751,15 @@ public struct SearchEngine: Sendable {
             pending.append(PendingInsert(
                 slot: slot, tokens: tokens, fields: fields.map(\.rawValue),
                 rank: StaticRank(sources: UInt8(document!.sourceCount), titleLength: UInt32(document!.titleLength),
+                                 rankingHint: taken.rankingHint,
                                  identifierPrefix: document!.identifierPrefix),
                 expiration: taken.expiration,
                 engaged: !engagements.isEmpty && engagements[document!.uniqueIdentifier] != nil))
             if document!.holdsRecord { holding.append(id) }
             swap(&documents[Int(slot)], &document)
+            // Filed once the document is in its slot: growing the table
+            // reads every filed slot's names, this one's too.
+            changeExactNames { $0.insert(taken.names, slot: slot, namesOf: $1) }
         }
         // One document (a one-item update) goes token by token: the batch
         // path's sort and bookkeeping cost more than they save for one.
@@ -817,7 +829,8 @@ public struct SearchEngine: Sendable {
             documents[Int(existing)] = nil
             expiringDocuments.remove(existing)
             freeDocuments.append(existing)
-            slotTable.remove(id, slot: existing)
+            let current = documents
+            slotTable.remove(id, slot: existing, in: current)
             return nil
         }
         guard rebuilt else { return nil }
@@ -828,7 +841,8 @@ public struct SearchEngine: Sendable {
             documents.append(nil)
             slot = UInt32(documents.count - 1)
         }
-        slotTable.insert(id, slot: slot)
+        let current = documents
+        slotTable.insert(id, slot: slot, in: current)
         return slot
     }
 
@@ -890,6 +904,8 @@ public struct SearchEngine: Sendable {
         // The document holds its record where it can: the table lets go of
         // it once the document is in its slot (`SearchEngine+Records`).
         if let record = primaryRecord, built.document.canHold(record) { built.document.hold(record) }
+        built.rankingHint = primary.attributes.rankingHint ?? 0
+        built.names = ExactNames.signatures(of: primary.attributes)
         return built
     }
 
@@ -1042,7 +1058,9 @@ public struct SearchEngine: Sendable {
     }
 
     private mutating func removeTokens(of slot: UInt32) {
-        guard documents[Int(slot)] != nil else { return }
+        guard let document = documents[Int(slot)] else { return }
+        let names = ExactNames.signatures(of: shownAttributes(of: document))
+        changeExactNames { $0.remove(names, slot: slot, namesOf: $1) }
         let nodes = tokens.tokenNodes(of: slot)
         let fields = tokens.tokenFields(of: slot)
         let touched = trie.countDocument(tokenNodes: nodes, fields: fields, delta: -1)

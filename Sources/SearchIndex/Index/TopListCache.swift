@@ -306,19 +306,26 @@ struct ListTail: Sendable {
 }
 
 /// A best-list entry's place in static order without its identifier: field,
-/// then more sources, shorter title, identifier's first bytes.
+/// then higher hint, more sources, shorter title, identifier's first bytes.
 struct StaticKey: Sendable {
     var field: UInt8
     var rank: StaticRank
 
     /// The key as two words that compare, high then low, as keys rank:
-    /// field, then more sources, then shorter title, then the identifier's
-    /// first bytes. The one statement of the static order
+    /// field, then the rank's rule bits (hint, sources, title length), then
+    /// the identifier's first bytes. The one statement of the static order
     /// (`SearchEngine.staticPrecedes` adds the whole identifier).
     @inline(__always)
-    var words: (high: UInt64, low: UInt64) {
-        (UInt64(field) << 56 | UInt64(UInt8.max - rank.sources) << 48 | UInt64(rank.titleLength) << 16,
-         rank.identifierPrefix)
+    var words: Words {
+        Words(high: UInt64(field) << 56 | rank.keyBits, low: rank.identifierPrefix)
+    }
+
+    /// `words` as a value that compares, high then low.
+    struct Words: Sendable, Comparable {
+        var high: UInt64
+        var low: UInt64
+
+        static func < (a: Words, b: Words) -> Bool { a.high != b.high ? a.high < b.high : a.low < b.low }
     }
 
     /// Negative when `self` ranks first, positive when `other` does, zero

@@ -18,8 +18,10 @@ public struct Explanation: Sendable, Hashable, Codable {
         var out = [
             "typos \(key.typos)",
             "whole words \(key.wholeWords)",
+            "exact \(key.exact ? "yes" : "no")",
             "field \(key.fieldScore) (\(matches.map(\.field).joined(separator: ", ")))",
             "engagement \(Self.format(key.engagement)) (\(views) view\(views == 1 ? "" : "s"))",
+            "ranking hint \(Self.format(key.rankingHint))",
             "sources \(key.sources)",
             "title length \(key.titleLength)",
             "identifier \(key.uniqueIdentifier)",
@@ -30,7 +32,10 @@ public struct Explanation: Sendable, Hashable, Codable {
         return out
     }
 
-    static func format(_ value: Double) -> String {
+    /// A rule's number as people write it: whole numbers without a
+    /// decimal point, others to three decimals.
+    public static func format(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
         let scaled = (value * 1000).rounded() / 1000
         return String(scaled)
     }

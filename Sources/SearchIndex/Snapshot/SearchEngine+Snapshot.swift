@@ -19,7 +19,7 @@ import Foundation
 /// documents  chunks · (kind, fields)…           kind 1: the record it holds (source, item), then its own
 ///                                                content type code and few fields; kind 2: all of its
 ///                                                fields (its content type as text)
-/// slots      free slots · ranks · expirations · engaged flags
+/// slots      free slots · ranks · expirations · engaged flags · exact names (`ExactNames`)
 /// trie       node columns · label counts · labels · child counts · children · posting counts · postings (a column)
 ///            · ordered ranges · free nodes · stamp · ordered limit · retired nodes
 /// arena      words (field · place · node) · starts · counts   (columns)
@@ -62,7 +62,9 @@ extension SearchEngine {
     /// 27: a document that holds its record has its content type code
     /// (`Document.contentTypeCode`) after that record.
     /// 28: a set's tail ends with its ranking hint (`PackedAttributes`).
-    static let snapshotFormat: UInt32 = 28
+    /// 29: ranks carry the hint (`StaticRank`); the exact-name table
+    /// (`ExactNames`) follows the slot columns.
+    static let snapshotFormat: UInt32 = 29
 
     private static var layoutSizes: [UInt32] {
         [MemoryLayout<TokenTrie.Posting>.stride, MemoryLayout<TokenTrie.Child>.stride, MemoryLayout<TopEntry>.stride,
@@ -99,6 +101,7 @@ extension SearchEngine {
         try out.write(array: ranks)
         try out.write(array: expirations)
         try out.write(array: engagedSlots.map { UInt8($0 ? 1 : 0) })
+        try out.write(array: exactNames.storedBuckets)
 
         try writeTrie(to: &out)
         try out.write(column: tokens.words)
@@ -487,6 +490,7 @@ extension SearchEngine {
         }
         expirations = try input.readArray(growing: true)
         engagedSlots = try input.readArray(of: UInt8.self).map { $0 != 0 }
+        exactNames = ExactNames(storedBuckets: try input.readArray())
         guard expirations.isEmpty || ranks.count == expirations.count, ranks.count == engagedSlots.count,
             ranks.count <= documents.count
         else {
@@ -555,8 +559,8 @@ extension SearchEngine {
     /// refuse the file: the engine is answering by then).
     private static func identifierTables(from handOver: TableHandOver) -> IdentifierTables {
         var tables = IdentifierTables()
-        tables.slots.reserveCapacity(SnapshotReader.growingCapacity(handOver.documents.count))
         let documents = handOver.documents
+        tables.slots.reserveCapacity(SnapshotReader.growingCapacity(documents.count), in: documents)
         for slot in documents.indices {
             guard let identifier = documents[slot]?.uniqueIdentifier else { continue }
             tables.slots.set(identifier, slot: UInt32(slot), in: documents)
