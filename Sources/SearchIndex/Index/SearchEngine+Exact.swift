@@ -48,7 +48,6 @@ extension SearchEngine {
     func exactResults(
         _ candidates: ExactCandidates, terms: [String], matches: [TokenTrie.TermMatches], query: SearchQuery
     ) -> [SearchResult] {
-        var evaluators = matches.map { TermEvaluator(matches: $0) }
         // Each term's own node (its word, no typo): an exact document has
         // every one among its title-field tokens.
         let wordNodes = matches.compactMap { $0.whole.first { $0.value == 0 }?.key }
@@ -90,6 +89,7 @@ extension SearchEngine {
         }
         guard !ranked.isEmpty else { return [] }
         ranked.sort { $0.key < $1.key }
+        var evaluators = matches.map { TermEvaluator(matches: $0) }
         let termsAreASCII = Self.areASCII(terms)
         // Probes answer the per-token questions, and highlights wait until
         // a result is shown, as for the strategies' own results.

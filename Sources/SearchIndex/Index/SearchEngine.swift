@@ -1058,8 +1058,8 @@ public struct SearchEngine: Sendable {
     }
 
     private mutating func removeTokens(of slot: UInt32) {
-        guard let document = documents[Int(slot)] else { return }
-        let names = ExactNames.signatures(of: shownAttributes(of: document))
+        guard documents[Int(slot)] != nil else { return }
+        let names = nameSignatures(ofSlot: slot)
         changeExactNames { $0.remove(names, slot: slot, namesOf: $1) }
         let nodes = tokens.tokenNodes(of: slot)
         let fields = tokens.tokenFields(of: slot)
