@@ -18,8 +18,10 @@ import Testing
             // Process watches and would keep it waiting forever.
             let outputPath = (cli.folder as NSString).appendingPathComponent("tmux-\(UUID().uuidString).out")
             defer { try? FileManager.default.removeItem(atPath: outputPath) }
-            let words = ["/usr/bin/tmux", "-L", socket] + arguments
-            let command = "TERM=xterm-256color TMUX= " + words.map(Self.quote).joined(separator: " ")
+            let words = ["/usr/bin/tmux", "-u", "-L", socket] + arguments
+            // UTF-8 whatever the caller's locale: without it tmux draws
+            // every character outside ASCII as `_`.
+            let command = "TERM=xterm-256color TMUX= LANG=C.UTF-8 LC_ALL=C.UTF-8 " + words.map(Self.quote).joined(separator: " ")
                 + " >" + Self.quote(outputPath) + " 2>/dev/null </dev/null"
             _ = system(command)
             return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
@@ -42,6 +44,29 @@ import Testing
         @discardableResult
         func waitFor(_ text: String, seconds: Double = 10) throws -> String {
             try waitUntil(text.debugDescription, seconds: seconds) { $0.contains(text) }
+        }
+
+        /// Waits until the screen contains every one of `texts` at once, up
+        /// to `seconds`: a capture taken while the terminal is still
+        /// painting can hold one line of the new screen and not the next.
+        @discardableResult
+        func waitForAll(_ texts: String..., seconds: Double = 10) throws -> String {
+            try waitUntil(texts.debugDescription, seconds: seconds) { screen in texts.allSatisfy { screen.contains($0) } }
+        }
+
+        /// The screen once two captures a moment apart are alike (every key
+        /// sent so far taken and drawn), up to `seconds`.
+        func settled(seconds: Double = 10) throws -> String {
+            var last = try screen()
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.3)
+                let now = try screen()
+                if now == last { return now }
+                last = now
+            }
+            Issue.record("the screen did not settle\n\(last)")
+            return last
         }
 
         /// Waits until the screen satisfies `test`, up to `seconds`.
@@ -89,18 +114,13 @@ import Testing
         try t.open(width: 100, height: 30)
         try t.type("brent")
         var screen = try t.waitFor("Search › brent ")
-        screen = try t.waitFor("Brent Reid")
-        #expect(screen.contains("µs"))
-        #expect(screen.contains("▣ 120×120 JPEG"))
+        screen = try t.waitForAll("Brent Reid", "µs", "▣ 120×120 JPEG")
         try t.send("Enter")
         // Wait for a line further down the pane: a capture taken while the
         // terminal is still painting can hold the pane's top over the old list.
-        screen = try t.waitFor("Actions (shown, not run)")
-        #expect(screen.contains("opened via Core Spotlight item employee/1"))
+        screen = try t.waitForAll("Actions (shown, not run)", "opened via Core Spotlight item employee/1")
         try t.send("Escape")
-        screen = try t.waitFor("Tab why")
-        #expect(screen.contains("Search › brent"))
-        #expect(screen.contains("▸ [person] Brent Reid"))
+        screen = try t.waitForAll("Tab why", "Search › brent", "▸ [person] Brent Reid")
         try t.tmux(["resize-window", "-x", "40", "-y", "12"])
         Thread.sleep(forTimeInterval: 0.5)
         screen = try t.waitFor("Brent Reid")
@@ -111,8 +131,7 @@ import Testing
         try t.send("C-u")
         try t.type("北极")
         try t.waitFor("Search › 北极")
-        screen = try t.waitFor("北极光")
-        #expect(screen.contains("[photo] 北极光"))
+        screen = try t.waitForAll("北极光", "[photo] 北极光")
         try t.tmux(["resize-window", "-x", "100", "-y", "30"])
         try t.send("F1")
         try t.waitFor("Ctrl-W")
@@ -156,8 +175,7 @@ import Testing
         try t.waitFor("Type to search")
         try t.type("zebra")
         try t.waitFor("Search › zebra")
-        let screen = try t.waitFor("Zebra")
-        #expect(screen.contains("Zebra␛[2J␛]0;owned␇ title"))
+        let screen = try t.waitForAll("Zebra", "Zebra␛[2J␛]0;owned␇ title")
         #expect(!screen.contains("owned\u{07}"))
         let colours = try t.tmux(["capture-pane", "-p", "-e"])
         #expect(!colours.contains("38;5;"), "NO_COLOR: no colour sequences")
