@@ -26,7 +26,11 @@ let package = Package(
         // The truth on disk: SQLite through GRDB, plus the live index built on it.
         .target(
             name: "SearchStore",
-            dependencies: ["SearchIndex", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "SearchIndex", .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for reading a million bodies without a row object each (`StoredRun`).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: optimizedInTests
         ),
         // libxml2 itself, its flags from pkg-config.

@@ -119,35 +119,3 @@ final class BackgroundImport: @unchecked Sendable {
         return Date() < messageShownUntil ? message : nil
     }
 }
-
-/// A whole engine read again from the store on another thread, when the
-/// change log cannot bring the one in memory up to date; the UI keeps
-/// answering from the old engine meanwhile.
-final class EngineRebuild: @unchecked Sendable {
-    private let lock = NSLock()
-    private let started = Date()
-    private var result: Result<(SearchEngine, String?), any Error>?
-
-    init(path: String) {
-        let thread = Thread { [self] in
-            let built = Result { () throws -> (SearchEngine, String?) in
-                let (engine, generation) = try PersistentIndex.buildEngine(path: path)
-                return (engine, generation)
-            }
-            lock.withLock { result = built }
-        }
-        thread.stackSize = 8 << 20
-        thread.start()
-    }
-
-    var progress: String {
-        "another process changed much of the index: reading it again… \(Int(Date().timeIntervalSince(started))) s"
-    }
-
-    /// The engine once built (then nil again).
-    func take() -> Result<(SearchEngine, String?), any Error>? {
-        lock.lock(); defer { lock.unlock() }
-        defer { result = nil }
-        return result
-    }
-}

@@ -19,20 +19,26 @@ public final class IndexBackend: SearchBackend {
         self.router = router
         self.dataDirectory = dataDirectory
         self.clock = clock
+        // Read on another thread: the UI draws and takes keys at once.
+        if !index.isEngineLoaded, let path = index.store.path { load = EngineLoad(path: path, reason: .opening) }
     }
 
     // Background import: one thread reads, checks and writes each file in
     // one transaction of its own (whole or not at all, as the CLI's); the
     // UI loop then follows the store like any other writer's change.
     private let imports = BackgroundImport()
-    /// Another process's large change, read again on another thread.
-    private var rebuild: EngineRebuild?
+    /// The engine being read on another thread: at opening, or after
+    /// another process's large change.
+    private var load: EngineLoad?
     private var lastFollow = Date.distantPast
     private var notice: String?
     /// How often the store is asked for other writers' changes.
     static let followInterval: TimeInterval = 0.1
 
-    public var progress: String? { rebuild?.progress ?? imports.progress }
+    public var progress: String? { load?.progress ?? imports.progress }
+    /// Whether queries wait for the engine the UI opened with (nothing is
+    /// answered yet).
+    public var isLoading: Bool { load?.reason == .opening }
     public var hasPendingWork: Bool { imports.hasItemsInMemory }
     public var isImporting: Bool { imports.isRunning }
 
@@ -49,13 +55,19 @@ public final class IndexBackend: SearchBackend {
             }
             return true
         }
-        if let built = rebuild?.take() {
-            rebuild = nil
-            switch built {
-            case .success(let (engine, generation)):
-                index.adopt(engine, generation: generation)
-                notice = "index read again after another process's changes: \(Describe.grouped(engine.records.count)) items"
-            case .failure(let error): notice = "could not read the index again: \(error)"
+        if let reason = load?.reason, let loaded = load?.take() {
+            load = nil
+            switch loaded {
+            case .success(let engine):
+                index.adopt(engine)
+                if reason == .othersChanges {
+                    notice = "index read again after another process's changes: \(Describe.grouped(engine.engine.records.count)) items"
+                }
+            case .failure(let error):
+                notice = "could not read the index: \(error)"
+                // Read here after all (an empty engine if it cannot be):
+                // the UI must answer something.
+                if !index.isEngineLoaded { _ = index.engine }
             }
             lastFollow = .distantPast
             return follow() || true
@@ -70,7 +82,7 @@ public final class IndexBackend: SearchBackend {
     /// starts a rebuild when only that catches up. True when the engine changed.
     private func follow() -> Bool {
         lastFollow = Date()
-        guard rebuild == nil else { return false }
+        guard load == nil else { return false }
         do {
             switch try index.followStore() {
             case .current:
@@ -80,7 +92,7 @@ public final class IndexBackend: SearchBackend {
                 return true
             case .needsRebuild:
                 guard let path = index.store.path else { return false }
-                rebuild = EngineRebuild(path: path)
+                load = EngineLoad(path: path, reason: .othersChanges)
                 return false
             }
         } catch {
@@ -111,19 +123,23 @@ public final class IndexBackend: SearchBackend {
     }
 
     public func search(_ text: String, limit: Int, explained: Bool) -> (response: SearchResponse, microseconds: Int) {
+        // Answered once the engine is read (`pump` says so).
+        if isLoading { return (SearchResponse(query: text, total: 0, results: []), 0) }
         let start = DispatchTime.now().uptimeNanoseconds
         let response = index.engine.search(SearchQuery(typing: text, limit: limit, now: clock(), explainsMatches: explained))
         return (response, Int((DispatchTime.now().uptimeNanoseconds - start) / 1000))
     }
 
     public func matchedTokens(of identifiers: [String], query: String) -> [String: Set<String>] {
-        index.engine.matchedTokens(of: identifiers, for: query)
+        if isLoading { return [:] }
+        return index.engine.matchedTokens(of: identifiers, for: query)
     }
 
     /// Recently viewed items, at most this many, on an empty query.
     public static let recentLimit = 10
 
     public func startingPoint() -> [SearchResult] {
+        if isLoading { return [] }
         let engine = index.engine
         let recents = engine.recentlyViewed(limit: Self.recentLimit, at: clock())
         // Counting visits every record: kept until the index changes.
@@ -155,6 +171,7 @@ public final class IndexBackend: SearchBackend {
     }
 
     public func open(_ result: SearchResult) -> Detail {
+        finishLoading()
         // What another process changed is seen before the item is shown.
         _ = follow()
         let activity = continuation(for: result)
@@ -175,6 +192,7 @@ public final class IndexBackend: SearchBackend {
     }
 
     public func open(identifier: String) -> Detail {
+        finishLoading()
         _ = follow()
         do {
             return detail(for: try router.route(identifier: identifier))
@@ -188,6 +206,7 @@ public final class IndexBackend: SearchBackend {
     }
 
     public func runQuickAction(_ type: String) -> Detail {
+        finishLoading()
         do {
             return detail(for: try router.route(shortcut: type))
         } catch {
@@ -274,8 +293,6 @@ public final class IndexBackend: SearchBackend {
     // MARK: - Inspector
 
     public func inspector() -> InspectorSnapshot {
-        let engine = index.engine
-        let counts = engine.counts
         let formatter = DateFormatter()
         formatter.dateFormat = "HH:mm:ss"
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -285,19 +302,37 @@ public final class IndexBackend: SearchBackend {
             return (formatter.string(from: entry.date), entry.kind, entry.detail + (other ? " ⇄ by \(entry.writer!)" : ""))
         }
         log += imports.failures.map { (formatter.string(from: $0.date), "failed", $0.message) }
+        let lastWriter = (try? index.store.lastWriter())?.map { $0.writer == IndexStore.writerName ? "this UI" : $0.writer }
+        // Counted once the engine is read: the log and preference are the store's.
+        guard !isLoading else {
+            return InspectorSnapshot(byDomain: [], bySource: [], preference: index.preference, log: log, lastWriter: lastWriter)
+        }
+        let engine = index.engine
+        let counts = engine.counts
         for id in engine.expiredIdentifiers(at: clock()) { log.append(("now", "expired", id)) }
         return InspectorSnapshot(
             byDomain: counts.byDomain.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
             bySource: Source.allCases.map { ($0.rawValue, counts.bySource[$0.rawValue] ?? 0) },
-            preference: engine.preference, log: log,
-            lastWriter: (try? index.store.lastWriter())?.map { $0.writer == IndexStore.writerName ? "this UI" : $0.writer })
+            preference: engine.preference, log: log, lastWriter: lastWriter)
     }
 
+    static let stillLoading = "the index is still being read: try again when it is in"
+
     private func attempt(_ body: () throws -> String) -> String {
+        if isLoading { return Self.stillLoading }
         do { return try body() } catch { return "failed: \(error)" }
     }
 
+    /// Waits for the engine being read at opening (what needs it, such as
+    /// the inspector, is asked for only after a key).
+    private func finishLoading() {
+        while isLoading {
+            if !pump() { Thread.sleep(forTimeInterval: 0.01) }
+        }
+    }
+
     public func togglePreference() -> String {
+        if isLoading { return Self.stillLoading }
         _ = follow()
         return setPreference(index.engine.preference == .disabled ? .viewedRecords : .disabled)
     }

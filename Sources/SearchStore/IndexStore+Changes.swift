@@ -154,9 +154,9 @@ extension IndexStore {
     ) throws {
         var rows: [StoredRow] = []
         for row in try Row.fetchAll(db, sql: """
-            SELECT uniqueIdentifier, source, body FROM records WHERE uniqueIdentifier IN (SELECT value FROM json_each(?))
+            SELECT uniqueIdentifier, source, body, domainIdentifier FROM records WHERE uniqueIdentifier IN (SELECT value FROM json_each(?))
             """, arguments: [jsonList(records)]) {
-            rows.append(StoredRow(identifier: row[0], source: Source(rawValue: row[1]) ?? .item, body: row[2]))
+            rows.append(StoredRow(row))
         }
         changes.records = Dictionary(uniqueKeysWithValues: records.map { ($0, nil) })
         for (row, decoded) in zip(rows, try decodeRecords(rows)) {

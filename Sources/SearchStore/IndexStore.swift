@@ -8,7 +8,7 @@ import SearchIndex
 public final class IndexStore: Sendable {
     /// The format this build writes. A file with a higher one is refused; a
     /// lower one is migrated or, where no migration exists, rebuilt.
-    public static let formatVersion = 1
+    public static let formatVersion = 2
 
     public let path: String?
     let queue: DatabaseQueue
@@ -118,6 +118,13 @@ public final class IndexStore: Sendable {
                 try db.execute(sql: "ALTER TABLE operations ADD COLUMN writer TEXT")
             }
         }
+        // Bodies packed (`SearchableItem.storedBody`) instead of JSON: less
+        // than half the bytes, and the run a snapshot reads its sets from
+        // (`StoredRun`). Rows that cannot be read stay as they were.
+        migrator.registerMigration("packed bodies") { db in
+            try Self.packJSONBodies(db)
+            try db.execute(sql: "PRAGMA user_version = 2")
+        }
         return migrator
     }
 
@@ -128,7 +135,7 @@ public final class IndexStore: Sendable {
         CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
         CREATE TABLE IF NOT EXISTS records(
             uniqueIdentifier TEXT PRIMARY KEY, source TEXT NOT NULL,
-            domainIdentifier TEXT, body TEXT NOT NULL);
+            domainIdentifier TEXT, body NOT NULL);
         CREATE INDEX IF NOT EXISTS records_domain ON records(domainIdentifier);
         CREATE TABLE IF NOT EXISTS activities(
             identifier TEXT PRIMARY KEY, relatedUniqueIdentifier TEXT, body TEXT NOT NULL);
@@ -170,20 +177,24 @@ public final class IndexStore: Sendable {
         }
     }
 
-    /// Reads everything back.
-    public func load() throws -> StoredState {
-        try guarded { try queue.read { db in try Self.load(db) } }
+    /// Reads everything back; `progress` hears the share of the records
+    /// read so far, from 0 to 1.
+    public func load(progress: ((Double) -> Void)? = nil) throws -> StoredState {
+        try guarded { try queue.read { db in try Self.load(db, progress: progress) } }
     }
 
     /// Reads everything back within `db`'s transaction.
-    static func load(_ db: Database) throws -> StoredState {
+    static func load(_ db: Database, progress: ((Double) -> Void)? = nil) throws -> StoredState {
         var state = StoredState()
         // Read in storage order and sorted here (through the identifier's
         // index every row is a random page read), and decoded a chunk at a
         // time so that no chunk's JSON bodies outlive its decoding.
         var rows: [StoredRow] = []
         var records: [IndexRecord] = []
-        try Self.readRecords(db, into: &records, rows: &rows, quarantining: &state.quarantined)
+        let total = progress == nil ? 0 : try Int.fetchOne(db, sql: "SELECT count(*) FROM records") ?? 0
+        try Self.readRecords(db, into: &records, rows: &rows, quarantining: &state.quarantined) { read in
+            progress?(Double(read) / Double(max(total, 1)))
+        }
         Self.arrange(&records, in: StoredRow.order(of: rows))
         state.records = consume records
         // Freed on another thread: the rows are many small allocations.
@@ -209,8 +220,9 @@ public final class IndexStore: Sendable {
     /// by), unless `keeping` is false; the rest into `quarantined`.
     static func readRecords(
         _ db: Database, into records: inout [IndexRecord], rows: inout [StoredRow], keeping: Bool = true,
-        quarantining quarantined: inout [QuarantinedRecord]
+        quarantining quarantined: inout [QuarantinedRecord], progress: ((Int) -> Void)? = nil
     ) throws {
+        var read = 0
         var chunk: [StoredRow] = []
         chunk.reserveCapacity(decodeChunk)
         func decodeChunkRead() throws {
@@ -225,11 +237,13 @@ public final class IndexStore: Sendable {
                     quarantined.append(QuarantinedRecord(uniqueIdentifier: row.identifier, problem: problem.message))
                 }
             }
+            read += chunk.count
+            progress?(read)
             chunk.removeAll(keepingCapacity: true)
         }
-        let cursor = try Row.fetchCursor(db, sql: "SELECT uniqueIdentifier, source, body FROM records")
+        let cursor = try Row.fetchCursor(db, sql: "SELECT uniqueIdentifier, source, body, domainIdentifier FROM records")
         while let row = try cursor.next() {
-            chunk.append(StoredRow(identifier: row[0], source: Source(rawValue: row[1]) ?? .item, body: row[2]))
+            chunk.append(StoredRow(row))
             if chunk.count == decodeChunk { try decodeChunkRead() }
         }
         try decodeChunkRead()
@@ -269,25 +283,47 @@ public final class IndexStore: Sendable {
         }
     }
 
+    /// A record's body as stored: packed (`SearchableItem.storedBody`),
+    /// or JSON as stores of the first format held them.
+    enum StoredBody: Sendable {
+        case packed(Data)
+        case json(String)
+    }
+
     /// A record as stored, its body not yet decoded.
     struct StoredRow: Sendable {
         var identifier: String
         var source: Source
-        var body: String
+        var body: StoredBody
+        var domain: String?
         /// The identifier's first sixteen bytes, big-endian (zeros past its end).
         private var head: (UInt64, UInt64) = (0, 0)
 
         /// The row without its body (once decoded: see `IndexStore.load`).
         var withoutBody: StoredRow {
             var row = self
-            row.body = ""
+            row.body = .json("")
+            row.domain = nil
             return row
         }
 
-        init(identifier: String, source: Source, body: String) {
+        /// A row selected as `uniqueIdentifier, source, body, domainIdentifier`.
+        init(_ row: Row) {
+            let body: DatabaseValue = row[2]
+            let stored: StoredBody
+            switch body.storage {
+            case .blob(let data): stored = .packed(data)
+            case .string(let text): stored = .json(text)
+            default: stored = .json("")
+            }
+            self.init(identifier: row[0], source: Source(rawValue: row[1]) ?? .item, body: stored, domain: row[3])
+        }
+
+        init(identifier: String, source: Source, body: StoredBody, domain: String?) {
             self.identifier = identifier
             self.source = source
             self.body = body
+            self.domain = domain
             for (offset, byte) in identifier.utf8.prefix(16).enumerated() {
                 if offset < 8 { head.0 |= UInt64(byte) << (56 - 8 * offset) } else { head.1 |= UInt64(byte) << (120 - 8 * offset) }
             }
@@ -322,10 +358,19 @@ public final class IndexStore: Sendable {
             decoder.dateDecodingStrategy = StoredDate.decodingStrategy
             var domains = StringInterner()
             return { row in
-                var body = row.body
                 do {
-                    let plain = body.withUTF8(SearchableItem.init(plainJSON:))
-                    var item = try plain ?? decoder.decode(SearchableItem.self, from: Data(body.utf8))
+                    var item: SearchableItem
+                    switch row.body {
+                    case .packed(let data):
+                        let decoded = data.withUnsafeBytes {
+                            SearchableItem(storedBody: $0, uniqueIdentifier: row.identifier, domainIdentifier: row.domain)
+                        }
+                        guard let decoded else { return .failure(UnreadableRecord(message: "its packed body does not decode")) }
+                        item = decoded
+                    case .json(var body):
+                        let plain = body.withUTF8(SearchableItem.init(plainJSON:))
+                        item = try plain ?? decoder.decode(SearchableItem.self, from: Data(body.utf8))
+                    }
                     guard item.uniqueIdentifier == row.identifier else {
                         return .failure(UnreadableRecord(message: "its body names another identifier"))
                     }
@@ -352,16 +397,15 @@ public final class IndexStore: Sendable {
         }
     }
 
-    /// Each record's JSON, written on every core for a large batch
-    /// (encoding was most of an import's writing).
-    static func encodeRecords(_ records: ArraySlice<IndexRecord>) throws -> [String] {
+    /// Each record's stored body (`SearchableItem.storedBody`), made on
+    /// every core for a large batch.
+    static func encodeRecords(_ records: ArraySlice<IndexRecord>) throws -> [Data] {
         try ParallelWork.map(records, minimum: 4_096) {
-            let encoder = recordEncoder()
-            return { record in try record.item.plainJSON ?? String(decoding: encoder.encode(record.item), as: UTF8.self) }
+            { record in Data(record.item.storedBody) }
         }
     }
 
-    /// The encoder of stored bodies: `SearchableItem.plainJSON` writes what it does.
+    /// The encoder of stored activities and journaled views (records are packed: `SearchableItem.storedBody`).
     static func recordEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = StoredDate.encodingStrategy

@@ -12,7 +12,7 @@ extension PersistentIndex {
         case current
         /// Others' writes were applied to the engine in place.
         case caughtUp(ChangeSummary)
-        /// Only a rebuild catches up (`buildEngine`): the engine is as it was.
+        /// Only reading the engine again catches up (`readEngine`): the engine is as it was.
         case needsRebuild
     }
 
@@ -58,14 +58,6 @@ extension PersistentIndex {
             var state = try transaction.load()
             adopt(Self.engine(from: &state), generation: state.generation, quarantined: state.quarantined)
         }
-    }
-
-    /// Reads a whole engine from the store at `path` on its own connection,
-    /// for a rebuild on another thread.
-    public static func buildEngine(path: String) throws -> (engine: SearchEngine, generation: String?) {
-        let store = try IndexStore(path: path, readOnly: true)
-        var state = try store.load()
-        return (engine(from: &state), state.generation)
     }
 
     /// Makes the engine hold what `changes` says the store holds now.

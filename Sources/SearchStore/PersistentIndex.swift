@@ -74,60 +74,97 @@ public final class PersistentIndex {
     /// means a damaged store.
     public func loadEngine() throws -> SearchEngine {
         if let loadedEngine { return loadedEngine }
+        adopt(try Self.readEngine(from: store))
+        return loadedEngine!
+    }
+
+    /// An engine read from a store, and what it was read from: made on any
+    /// thread (`readEngine`), taken in by the index that serves (`adopt`).
+    public struct LoadedEngine: Sendable {
+        public var engine: SearchEngine
+        public var origin: EngineOrigin
+        /// The store generation it reflects.
+        public var generation: String?
+        /// The generation of the snapshot it came from, if it did.
+        var snapshotGeneration: String?
+        /// What a read of the records left out (nil: not read).
+        var quarantined: [QuarantinedRecord]?
+    }
+
+    /// How far a read from the records has come, from 0 to 1: called on
+    /// the reading thread.
+    public typealias LoadProgress = @Sendable (Double) -> Void
+
+    /// Reads the engine of `store`'s current state: from the snapshot when
+    /// it is current (or only views were recorded since, replayed on it),
+    /// else from every record.
+    public static func readEngine(from store: IndexStore, progress: LoadProgress? = nil) throws -> LoadedEngine {
         if let path = store.path, let generation = try store.generation() {
-            // A snapshot of an older generation will do when only views were
-            // recorded since: they are replayed on it (`IndexStore.journal`).
             var views: [(activity: UserActivity, date: Date)] = []
             let read = SnapshotFile.read(at: SnapshotFile.path(forStore: path)) { saved in
                 guard let journal = try? store.journal(from: saved, to: generation, limit: Self.replayLimit) else { return false }
                 views = journal
                 return true
+            } sets: { length, checksum in
+                try StoredRun.read(from: store, length: length, checksum: checksum)
             }
             if case .success(let (loaded, saved)) = read {
                 var engine = loaded
                 for view in views { _ = engine.becomeCurrent(view.activity, at: view.date) }
-                loadedEngine = engine
-                engineOrigin = .snapshot
-                engineGeneration = generation
-                snapshotGeneration = saved
-                return engine
+                return LoadedEngine(engine: engine, origin: .snapshot, generation: generation, snapshotGeneration: saved)
             }
         }
         var state: StoredState
         do {
-            state = try store.load()
+            state = try store.load { progress?($0 * Self.readingShare) }
         } catch let error as StoreError {
             throw error
         } catch {
             throw StoreError(.corrupt, path: store.path ?? ":memory:", message: "the index holds unreadable records (\(error))")
         }
-        adopt(Self.engine(from: &state), generation: state.generation, quarantined: state.quarantined)
-        return loadedEngine!
+        let engine = Self.engine(from: &state) { progress?(Self.readingShare + $0 * (1 - Self.readingShare)) }
+        return LoadedEngine(engine: engine, origin: .records, generation: state.generation, quarantined: state.quarantined)
     }
 
+    /// The part of a read from the records that reading the store takes
+    /// (the rest is the engine's build), for its progress.
+    static let readingShare = 0.3
+
     /// The engine of everything `state` holds; its records are moved out.
-    static func engine(from state: inout StoredState) -> SearchEngine {
+    static func engine(from state: inout StoredState, progress: ((Double) -> Void)? = nil) -> SearchEngine {
         var engine = SearchEngine(preference: state.preference)
         // Records moved out one at a time, so none is copied on its way in.
         // Their order within a source does not matter.
         var itemsBySource: [Source: [SearchableItem]] = [:]
+        let total = Double(max(state.records.count, 1))
         while let record = state.records.popLast() { itemsBySource[record.source, default: []].append(record.item) }
+        var done = 0
         for source in Source.allCases {
-            if let items = itemsBySource.removeValue(forKey: source) { engine.index(items, source: source) }
+            guard let items = itemsBySource.removeValue(forKey: source) else { continue }
+            let (before, count) = (Double(done), Double(items.count))
+            done += items.count
+            engine.index(items, source: source) { progress?((before + $0 * count) / total) }
         }
         for activity in state.activities { engine.restoreActivity(activity) }
         for (id, dates) in state.engagements { engine.restoreEngagement(id, at: dates) }
+        progress?(1)
         return engine
+    }
+
+    /// Makes `loaded` the engine that serves queries.
+    public func adopt(_ loaded: LoadedEngine) {
+        loadedEngine = loaded.engine
+        engineOrigin = loaded.origin
+        engineGeneration = loaded.generation
+        snapshotGeneration = loaded.snapshotGeneration
+        preference = loaded.engine.preference
+        knownQuarantine = loaded.quarantined
     }
 
     /// Makes `engine`, read from the records of `generation`, the one that
     /// serves queries (a rebuild made elsewhere, e.g. on another thread).
     public func adopt(_ engine: SearchEngine, generation: String?, quarantined: [QuarantinedRecord]? = nil) {
-        loadedEngine = engine
-        engineOrigin = .records
-        engineGeneration = generation
-        preference = engine.preference
-        knownQuarantine = quarantined
+        adopt(LoadedEngine(engine: engine, origin: .records, generation: generation, quarantined: quarantined))
     }
 
     /// What the last load from the records left out; nil when the engine
@@ -162,7 +199,9 @@ public final class PersistentIndex {
     public func saveSnapshot() throws -> Bool {
         guard let path = store.path, let engine = loadedEngine, let generation = engineGeneration,
               generation != snapshotGeneration, try store.generation() == generation else { return false }
-        try SnapshotFile.write(engine, generation: generation, to: SnapshotFile.path(forStore: path))
+        let summary = IndexSummary(engine)
+        let run = try StoredRun.layout(of: store)
+        try SnapshotFile.write(engine, generation: generation, summary: summary, run: run, to: SnapshotFile.path(forStore: path))
         snapshotGeneration = generation
         return true
     }
@@ -298,6 +337,9 @@ public final class PersistentIndex {
         var batch: StoreBatch
         var next: SearchEngine?
         var change: ((inout SearchEngine) -> Void)?
+        /// Or by a change made on another thread while the store writes
+        /// the batch, to an engine moved out of this index for it.
+        var build: EngineBuild?
         /// Nothing to write after all (the catch-up made it moot).
         var skip = false
     }
@@ -310,12 +352,24 @@ public final class PersistentIndex {
     func write(at date: Date, needsEngine: Bool = true, _ prepare: (StoreTransaction) throws -> WritePlan) throws -> WritePlan {
         // Loaded before the transaction: a load reads the store on its own.
         if needsEngine { _ = engine }
-        let (plan, generation) = try store.writing { transaction in
-            try catchUp(in: transaction)
-            let plan = try prepare(transaction)
-            if plan.skip { return (plan, engineGeneration) }
-            return (plan, Optional(try transaction.apply(plan.batch, at: date).current))
+        var building: EngineBuild?
+        let (plan, generation): (WritePlan, String?)
+        do {
+            (plan, generation) = try store.writing { transaction in
+                try catchUp(in: transaction)
+                let plan = try prepare(transaction)
+                building = plan.build
+                if plan.skip { return (plan, engineGeneration) }
+                return (plan, Optional(try transaction.apply(plan.batch, at: date).current))
+            }
+        } catch {
+            // The build's engine holds a batch the store refused: it is
+            // dropped, and with no engine in memory the next use reads the
+            // store again.
+            _ = building?.wait()
+            throw error
         }
+        if let build = plan.build { loadedEngine = build.wait() }
         if let next = plan.next { loadedEngine = next }
         if let change = plan.change, loadedEngine != nil { change(&loadedEngine!) }
         if loadedEngine != nil { engineGeneration = generation }
@@ -336,6 +390,12 @@ public final class PersistentIndex {
             // that only write never load it).
             let updated = try transaction.existingRecordCount(among: items.map(\.uniqueIdentifier))
             batch.log = Self.indexLog(added: items.count - updated, updated: updated, source: source, items: items)
+            if items.count >= Self.concurrentBuildMinimum, let engine = loadedEngine {
+                // Moved out, so the build changes it in place (a copy would
+                // copy every structure the change touches).
+                loadedEngine = nil
+                return WritePlan(batch: batch, build: EngineBuild(engine) { $0.index(items, source: source) })
+            }
             // Made in place once written: a change prepared on a copy would
             // copy every structure it touches, for each batch.
             return WritePlan(batch: batch, change: { $0.index(items, source: source) })

@@ -12,17 +12,22 @@ import SearchIndex
 /// means "rebuild from the records", never an error the user sees.
 ///
 /// ```
-/// magic "SLSNAP02" · generation (length, UTF-8) · zeros · payload length · checksum · payload
+/// magic "SLSNAP03" · generation (length, UTF-8) · summary (length, checksum, JSON)
+///                  · run (length, checksum) · zeros · payload length · checksum · payload
 /// ```
 ///
-/// The zeros make the header a multiple of 16 bytes, so the payload starts
-/// as aligned as the mapping: its columns are used where they lie.
+/// The summary (`IndexSummary`) is what `index stats` reports, read
+/// without the payload. The payload keeps no attribute set: its records'
+/// sets are read from the store's bodies (`StoredRun`), whose run must have
+/// the length and checksum noted here. The zeros make the header a
+/// multiple of 16 bytes, so the payload starts as aligned as the mapping:
+/// its columns are used where they lie.
 enum SnapshotFile {
-    private static let magic = Array("SLSNAP02".utf8)
+    private static let magic = Array("SLSNAP03".utf8)
 
-    /// Zeros after a generation of `count` bytes.
-    private static func padding(afterGeneration count: Int) -> Int {
-        let header = magic.count + 4 + count + 16
+    /// Zeros after a generation and a summary of these lengths.
+    private static func padding(generation: Int, summary: Int) -> Int {
+        let header = magic.count + 4 + generation + 12 + summary + 16 + 16
         return (16 - header % 16) % 16
     }
 
@@ -31,7 +36,7 @@ enum SnapshotFile {
 
     /// Writes `engine` as the snapshot of `generation`, replacing any other
     /// in one rename, so a reader sees the old file or the new one whole.
-    static func write(_ engine: SearchEngine, generation: String, to path: String) throws {
+    static func write(_ engine: SearchEngine, generation: String, summary: IndexSummary, run: StoredRun, to path: String) throws {
         removeTemporariesOfEndedWriters(of: path)
         let temporary = path + ".tmp-\(getpid())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
@@ -45,14 +50,22 @@ enum SnapshotFile {
         let generationBytes = Array(generation.utf8)
         withUnsafeBytes(of: UInt32(generationBytes.count).littleEndian) { header.append(contentsOf: $0) }
         header.append(contentsOf: generationBytes)
-        header.append(contentsOf: [UInt8](repeating: 0, count: padding(afterGeneration: generationBytes.count)))
+        let summaryBytes = try [UInt8](JSONEncoder().encode(summary))
+        var summaryChecksum = SnapshotChecksum()
+        summaryBytes.withUnsafeBytes { summaryChecksum.update($0) }
+        withUnsafeBytes(of: UInt32(summaryBytes.count).littleEndian) { header.append(contentsOf: $0) }
+        withUnsafeBytes(of: summaryChecksum.value.littleEndian) { header.append(contentsOf: $0) }
+        header.append(contentsOf: summaryBytes)
+        withUnsafeBytes(of: UInt64(run.length).littleEndian) { header.append(contentsOf: $0) }
+        withUnsafeBytes(of: run.checksum.littleEndian) { header.append(contentsOf: $0) }
+        header.append(contentsOf: [UInt8](repeating: 0, count: padding(generation: generationBytes.count, summary: summaryBytes.count)))
         let lengthOffset = header.count
         header.append(contentsOf: [UInt8](repeating: 0, count: 16))
         try header.withUnsafeBytes { try writeAll(descriptor, $0, path: temporary) }
 
         var checksum = SnapshotChecksum()
         var length: UInt64 = 0
-        try engine.writeSnapshot { chunk in
+        try engine.writeSnapshot(setsIn: run.places) { chunk in
             checksum.update(chunk)
             length += UInt64(chunk.count)
             try writeAll(descriptor, chunk, path: temporary)
@@ -95,16 +108,36 @@ enum SnapshotFile {
         }
     }
 
-    /// The engine saved at `path` for `generation`, or why there is none.
-    static func read(at path: String, generation: String) -> Result<SearchEngine, SnapshotMiss> {
-        read(at: path) { $0 == generation }.map(\.engine)
+    /// The generation the snapshot at `path` was saved for and its
+    /// summary, read from its header alone (nil: no readable header).
+    /// Cheap at any size: nothing of the payload is read or checked.
+    static func header(at path: String) -> (generation: String, summary: IndexSummary)? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        func littleEndian(_ count: Int) -> UInt64? {
+            guard let bytes = try? handle.read(upToCount: count), bytes.count == count else { return nil }
+            return bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) }
+        }
+        guard let head = try? handle.read(upToCount: magic.count), Array(head) == magic,
+              let generationLength = littleEndian(4), generationLength <= 1_024,
+              let generation = try? handle.read(upToCount: Int(generationLength)), generation.count == Int(generationLength),
+              let summaryLength = littleEndian(4), let expected = littleEndian(8),
+              summaryLength <= 1 << 30,
+              let summaryBytes = try? handle.read(upToCount: Int(summaryLength)), summaryBytes.count == Int(summaryLength)
+        else { return nil }
+        var checksum = SnapshotChecksum()
+        summaryBytes.withUnsafeBytes { checksum.update($0) }
+        guard checksum.value == expected, let summary = try? JSONDecoder().decode(IndexSummary.self, from: summaryBytes) else { return nil }
+        return (String(decoding: generation, as: UTF8.self), summary)
     }
 
     /// The engine saved at `path` and its generation, when `accepts` that
     /// generation (asked before the file is checked and read), or why
-    /// there is none.
+    /// there is none. `sets` reads the run of sets the snapshot's records
+    /// refer to, given the length and checksum it must have (nil: the
+    /// store lays out another).
     static func read(
-        at path: String, accepting accepts: (String) -> Bool
+        at path: String, accepting accepts: (String) -> Bool, sets: (_ length: Int, _ checksum: UInt64) throws -> RunBuffer?
     ) -> Result<(engine: SearchEngine, generation: String), SnapshotMiss> {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { return .failure(.missing) }
@@ -134,7 +167,11 @@ enum SnapshotFile {
         guard let head = take(magic.count), Array(head) == magic,
               let generationLength = take(4).map({ UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self)) }),
               let savedGeneration = take(Int(generationLength)).map({ String(decoding: $0, as: UTF8.self) }),
-              take(padding(afterGeneration: Int(generationLength))) != nil,
+              let summaryLength = take(4).map({ Int(UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self))) }),
+              take(8) != nil, take(summaryLength) != nil,
+              let runLength = take(8).map({ UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }),
+              let runChecksum = take(8).map({ UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }),
+              take(padding(generation: Int(generationLength), summary: summaryLength)) != nil,
               let length = take(8).map({ UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }),
               let expected = take(8).map({ UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) })
         else { return .failure(.damaged("the header is cut short")) }
@@ -146,9 +183,15 @@ enum SnapshotFile {
             descriptor: descriptor, offset: payload.baseAddress! - bytes.baseAddress!, count: payload.count,
             workers: ParallelWork.workerCount)
         guard checksum?.value == expected else { return .failure(.damaged("its checksum does not match")) }
+        guard runLength <= UInt64(Int.max), let run = try? sets(Int(runLength), runChecksum) else {
+            return .failure(.damaged("the store's records are not the ones it was saved with"))
+        }
         do {
-            // The checksum held: the bytes are the writer's.
-            return .success((try SearchEngine(snapshot: payload, owner: owner, verified: true), savedGeneration))
+            // The checksums held: the bytes are the writer's.
+            let engine = try SearchEngine(
+                snapshot: payload, owner: owner, verified: true,
+                sets: (UnsafeRawBufferPointer(start: run.bytes.baseAddress, count: Int(runLength)), run))
+            return .success((engine, savedGeneration))
         } catch {
             return .failure(.damaged(error.message))
         }

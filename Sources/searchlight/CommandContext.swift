@@ -86,6 +86,15 @@ enum CommandContext {
         return index
     }
 
+    /// Opens the index for the terminal UI: a large one is read on another
+    /// thread (`IndexBackend`), so the UI opens at once; a small one is
+    /// read here, as every command reads it (damage found is repaired
+    /// before the UI opens).
+    static func openForTerminalUI(_ options: GlobalOptions) throws -> PersistentIndex {
+        let index = try open(options, needsEngine: false)
+        return try index.readsQuickly() ? open(options) : index
+    }
+
     /// The indexes `open` gave this command; only the main thread runs commands.
     nonisolated(unsafe) private static var opened: [PersistentIndex] = []
 

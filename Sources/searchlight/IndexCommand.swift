@@ -32,6 +32,7 @@ struct ImportCommand: ParsableCommand {
             // Validate every file first, so the store is opened (and locked) only to write.
             let batches = try files.map { try ItemImporter.items(atPath: $0, domain: domain) }
             let index = try CommandContext.open(global, needsEngine: false)
+            try index.prepareForImport()
             for (file, items) in zip(files, batches) {
                 try index.index(items, clientState: "imported \(file)", at: global.date)
                 let done = "imported \(items.count) item\(items.count == 1 ? "" : "s") from \(file)"
@@ -39,6 +40,10 @@ struct ImportCommand: ParsableCommand {
                     // The file is in the store: the user must learn that too.
                     throw CommandFailure(message: "\(done), but \(failure)", code: ExitStatus.ioError)
                 }
+            }
+            // The next process answers from the snapshot instead of rebuilding.
+            do { try index.leaveReady() } catch {
+                Output.error("notice: the import is stored, but the index could not be made ready for the next start (\(error))")
             }
         }
     }
@@ -93,8 +98,11 @@ struct StatsCommand: ParsableCommand {
 
     func run() throws {
         try CommandContext.run {
-            let index = try CommandContext.open(global)
-            let stats = IndexStatistics(index, now: global.date)
+            // The counts a current snapshot keeps need no engine; without
+            // them the index is opened as every reader opens it.
+            var index = try CommandContext.open(global, needsEngine: false)
+            if try index.currentSummary() == nil { index = try CommandContext.open(global) }
+            let stats = try IndexStatistics(index, now: global.date)
             if json {
                 try Output.json(stats.jsonObject)
                 return
@@ -115,23 +123,19 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         try CommandContext.run {
-            let index = try CommandContext.open(global)
-            let engine = index.engine
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            encoder.dateEncodingStrategy = StoredDate.encodingStrategy
-            let exposure = Exposure(engine)
-            for id in engine.records.keys.sorted() {
-                let record = engine.records[id]!
-                if publicOnly && !exposure.isPublic(record) { continue }
+            // Read from the store as it stands: no engine is built.
+            let index = try CommandContext.open(global, needsEngine: false)
+            let activities = try index.store.readableActivities()
+            let exposure = try publicOnly ? Exposure(index.store, activities: activities) : nil
+            try index.store.forEachRecord { record in
+                if let exposure, !exposure.isPublic(record) { return }
                 var object = JSONForm.encodable(record.item) as? [String: Any] ?? [:]
                 object["source"] = record.source.rawValue
                 try Output.json(object)
             }
-            for id in engine.activities.keys.sorted() {
-                let activity = engine.activities[id]!
-                if publicOnly && !exposure.isPublic(activity) { continue }
-                try Output.json(["source": "activity", "identifier": id, "activity": JSONForm.encodable(activity)] as [String: Any])
+            for activity in activities {
+                if let exposure, !exposure.isPublic(activity) { continue }
+                try Output.json(["source": "activity", "identifier": activity.identifier, "activity": JSONForm.encodable(activity)] as [String: Any])
             }
         }
     }
@@ -141,28 +145,35 @@ struct ExportCommand: ParsableCommand {
 /// not mirror a private or restricted item, and activities that ask for
 /// public indexing and point only at public items.
 struct Exposure {
-    let engine: SearchEngine
     /// Page URLs owned by items that are not public.
     let hiddenURLs: Set<String>
+    /// The items activities point at that may be shown publicly.
+    let publicRelated: Set<String>
 
-    init(_ engine: SearchEngine) {
-        self.engine = engine
-        hiddenURLs = Set(engine.records.values.compactMap { record in
-            record.source == .item && record.item.visibility != .public ? record.item.attributeSet.url : nil
-        })
+    /// Reads the store once for what the records' visibility hides.
+    init(_ store: IndexStore, activities: [UserActivity]) throws {
+        let related = Set(activities.compactMap(\.relatedUniqueIdentifier))
+        var hidden = Set<String>()
+        var relatedRecords: [IndexRecord] = []
+        try store.forEachRecord { record in
+            if record.source == .item, record.item.visibility != .public, let url = record.item.attributeSet.url { hidden.insert(url) }
+            if related.contains(record.item.uniqueIdentifier) { relatedRecords.append(record) }
+        }
+        hiddenURLs = hidden
+        publicRelated = Set(relatedRecords.filter { Self.isPublic($0, hiding: hidden) }.map(\.item.uniqueIdentifier))
     }
 
-    func isPublic(_ record: IndexRecord) -> Bool {
+    private static func isPublic(_ record: IndexRecord, hiding hiddenURLs: Set<String>) -> Bool {
         guard record.item.visibility == .public else { return false }
         if record.source == .web, let url = record.item.attributeSet.url, hiddenURLs.contains(url) { return false }
         return true
     }
 
+    func isPublic(_ record: IndexRecord) -> Bool { Self.isPublic(record, hiding: hiddenURLs) }
+
     func isPublic(_ activity: UserActivity) -> Bool {
         guard activity.isEligibleForPublicIndexing else { return false }
-        if let related = activity.relatedUniqueIdentifier {
-            guard let record = engine.records[related], isPublic(record) else { return false }
-        }
+        if let related = activity.relatedUniqueIdentifier, !publicRelated.contains(related) { return false }
         if let url = activity.webpageURL, hiddenURLs.contains(url) { return false }
         return true
     }

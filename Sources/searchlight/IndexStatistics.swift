@@ -20,29 +20,41 @@ struct IndexStatistics {
     /// The process that wrote last: the CLI, the UI or a program through the library.
     var lastWriter: String?
 
-    init(_ index: PersistentIndex, now: Date) {
-        let engine = index.engine
-        results = engine.documentCount
-        expired = engine.expiredIdentifiers(at: now).count
-        let counts = engine.counts
-        var domains = counts.byDomain
-        if !engine.activities.isEmpty { domains["(activities)"] = engine.activities.count }
-        byDomain = domains
-        bySource = counts.bySource
-        engagements = engine.engagements.values.reduce(0) { $0 + $1.count }
+    /// Whether the counts came from the snapshot's summary (no engine loaded).
+    var fromSummary: Bool
+
+    /// Counts from the summary `index` keeps beside the store when it is
+    /// current; else from the engine, loaded for them.
+    init(_ index: PersistentIndex, now: Date) throws {
+        let saved = try index.currentSummary()
+        let summary = try saved ?? IndexSummary(index.loadEngine())
+        fromSummary = saved != nil
+        results = summary.results
+        expired = summary.expired(at: now)
+        byDomain = summary.byDomain
+        bySource = summary.bySource
+        engagements = summary.engagements
         storeBytes = index.store.fileSize()
         snapshotBytes = index.snapshotFileSize()
-        preference = engine.preference
+        preference = index.preference
         lastClientState = index.lastClientState
         path = index.store.path ?? ":memory:"
-        quarantined = (try? index.quarantinedRecords()) ?? []
+        if saved != nil {
+            // Every stored row was readable when the summary was made; a
+            // count that differs now means some are not.
+            let rows = try index.store.rowCounts()
+            quarantined = rows == (summary.records, summary.activities) ? [] : try index.store.unreadableRecords()
+        } else {
+            quarantined = (try? index.quarantinedRecords()) ?? []
+        }
         lastWriter = (try? index.store.lastWriter())?.map { "\($0.writer) at \(StoredDate.format($0.date))" }
     }
 
     var jsonObject: [String: Any] {
         [
             "results": results, "expired": expired, "byDomain": byDomain, "bySource": bySource,
-            "engagements": engagements, "storeBytes": storeBytes, "snapshotBytes": snapshotBytes, "formatVersion": IndexStore.formatVersion,
+            "engagements": engagements, "storeBytes": storeBytes, "snapshotBytes": snapshotBytes, "snapshotCurrent": fromSummary,
+            "formatVersion": IndexStore.formatVersion,
             "indexingPreference": preference.rawValue, "lastClientState": lastClientState ?? NSNull(), "path": path,
             "quarantined": quarantined.map { ["uniqueIdentifier": $0.uniqueIdentifier, "problem": $0.problem] },
             "lastWriter": lastWriter ?? NSNull(),
@@ -50,7 +62,8 @@ struct IndexStatistics {
     }
 
     var lines: [String] {
-        var out = ["index \(path) (format \(IndexStore.formatVersion), \(storeBytes) bytes, snapshot \(snapshotBytes) bytes)",
+        let snapshot = "snapshot \(snapshotBytes) bytes\(fromSummary ? "" : snapshotBytes > 0 ? ", out of date" : "")"
+        var out = ["index \(path) (format \(IndexStore.formatVersion), \(storeBytes) bytes, \(snapshot))",
                    "results \(results)\(expired > 0 ? " (\(expired) expired)" : "")",
                    "by source:"]
         for source in Source.allCases { out.append("  \(source.rawValue) \(bySource[source.rawValue] ?? 0)") }

@@ -22,7 +22,7 @@ struct PickCommand: ParsableCommand {
 
     func run() throws {
         try CommandContext.run {
-            let index = try CommandContext.open(global)
+            let index = try CommandContext.openForTerminalUI(global)
             let router = try Router.load(dataDirectory: global.dataDirectory)
             let clock: @Sendable () -> Date = { [now = global.now] in now.flatMap(Clock.parse) ?? Date() }
             let backend = IndexBackend(index: index, router: router, dataDirectory: global.dataDirectory, clock: clock)

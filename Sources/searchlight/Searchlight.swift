@@ -26,7 +26,7 @@ struct Searchlight: ParsableCommand {
             guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else {
                 throw CommandFailure(message: "the terminal UI needs a terminal; for scripts use 'searchlight search QUERY --json'", code: ExitStatus.usage)
             }
-            let index = try CommandContext.open(global)
+            let index = try CommandContext.openForTerminalUI(global)
             let router = try Router.load(dataDirectory: global.dataDirectory)
             let clock: @Sendable () -> Date = { [now = global.now] in now.flatMap(Clock.parse) ?? Date() }
             let backend = IndexBackend(index: index, router: router, dataDirectory: global.dataDirectory, clock: clock)

@@ -19,8 +19,7 @@ import TestSupport
     static func follow(_ index: PersistentIndex) throws -> PersistentIndex.FollowOutcome {
         let outcome = try index.followStore()
         if outcome == .needsRebuild, let path = index.store.path {
-            let (engine, generation) = try PersistentIndex.buildEngine(path: path)
-            index.adopt(engine, generation: generation)
+            index.adopt(try PersistentIndex.readEngine(from: IndexStore(path: path, readOnly: true)))
         }
         return outcome
     }

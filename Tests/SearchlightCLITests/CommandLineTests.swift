@@ -123,7 +123,31 @@ import Testing
         #expect(bySource["item"] ?? 0 >= 50)
         let byDomain = try #require(json["byDomain"] as? [String: Int])
         #expect(byDomain["com.example.colleagues.employee"] ?? 0 >= 25)
-        #expect(json["formatVersion"] as? Int == 1)
+        #expect(json["formatVersion"] as? Int == 2)
+    }
+
+    /// An import leaves a snapshot of its result: the next stats are read
+    /// from it without building the engine, and say so; with the snapshot
+    /// gone they are counted from the engine, the same.
+    @Test func anImportLeavesTheIndexReadyAndStatsReadItsSummary() throws {
+        let cli = CLI()
+        let lines = (0..<300).map { #"{"uniqueIdentifier":"pier/\#($0)","domainIdentifier":"com.example.piers","attributeSet":{"title":"Pier \#($0)"}}"# }
+        let file = try cli.write("piers.jsonl", lines.joined(separator: "\n"))
+        #expect(try cli.run(["index", "import", file]).status == 0)
+        let ready = try #require(try cli.run(["index", "stats", "--json"]).json)
+        #expect(ready["snapshotCurrent"] as? Bool == true)
+        #expect((ready["byDomain"] as? [String: Int])?["com.example.piers"] == 300)
+        let snapshot = cli.indexPath + ".snapshot"
+        let before = try FileManager.default.attributesOfItem(atPath: snapshot)[.modificationDate] as? Date
+        #expect(try cli.run(["search", "pier", "--limit", "1"]).stdout.contains("Pier"))
+        // The search loaded that snapshot: it had nothing to save.
+        #expect(try FileManager.default.attributesOfItem(atPath: snapshot)[.modificationDate] as? Date == before)
+        try FileManager.default.removeItem(atPath: snapshot)
+        let counted = try #require(try cli.run(["index", "stats", "--json"]).json)
+        #expect(counted["snapshotCurrent"] as? Bool == false)
+        for key in ["results", "byDomain", "bySource", "expired", "engagements"] {
+            #expect((counted[key] as? NSObject) == (ready[key] as? NSObject), "\(key)")
+        }
     }
 
     @Test func exportPublicNeverHoldsPrivateOrRestrictedItems() throws {

@@ -1,5 +1,8 @@
+import Catalog
 import Foundation
+import Routing
 import SearchIndex
+import SearchStore
 import TestSupport
 import Testing
 @testable import SearchApp
@@ -312,6 +315,28 @@ import Testing
         pump(backend, app) { !backend.isImporting }
         #expect(backend.progress == "imported 1000 items from walrus.jsonl")
         #expect(try backend.index.store.recordCounts()["item"] == backend.index.engine.records.count)
+    }
+
+    /// An index the UI opens without its engine is read on another
+    /// thread: the screen says so at once, typing is taken meanwhile, and
+    /// the query typed is answered when the engine is in.
+    @Test func anIndexIsReadBehindAScreenThatAnswersWhenItIsIn() throws {
+        let path = scratchFolder("ui").appendingPathComponent("index.sqlite").path
+        let index = try PersistentIndex(store: IndexStore(path: path))
+        try index.replaceAll(with: try FixtureCatalog.items(in: dataDirectory), reason: "fixtures", at: fixedNow)
+        let (unread, _) = try PersistentIndex.open(path: path, delegate: nil, loadingEngine: false)
+        let backend = IndexBackend(index: unread, router: try Router.load(dataDirectory: dataDirectory),
+                                   dataDirectory: dataDirectory, clock: { fixedNow })
+        let app = TerminalApp(backend: backend, width: 100, height: 30)
+        app.type("brent")
+        #expect(backend.isLoading)
+        let waiting = app.render().text
+        #expect(waiting.contains("Results for “brent” appear when it is ready."))
+        #expect(waiting.contains("reading the index…"))
+        #expect(!waiting.contains("No results"))
+        #expect(pump(backend, app) { app.state.results.first?.title == "Brent Reid" })
+        #expect(!backend.isLoading)
+        #expect(unread.isEngineLoaded)
     }
 
     @Test func anIndexInMemoryTakesTheFileInOneBatch() throws {

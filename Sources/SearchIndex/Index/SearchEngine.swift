@@ -205,12 +205,15 @@ public struct SearchEngine: Sendable {
     /// A caller that passes its only reference to the batch (`consume`)
     /// lets each item's set go as its coded one replaces it
     /// (`codeTexts`): else the caller's copies are held through the build.
-    public mutating func index(_ items: consuming [SearchableItem], source: Source = .item) {
+    /// `progress` hears how much of a bulk build into an empty engine is
+    /// done, from 0 to 1, as each chunk of documents is placed.
+    public mutating func index(_ items: consuming [SearchableItem], source: Source = .item, progress: ((Double) -> Void)? = nil) {
         codeTexts(of: &items)
         if source == .item, indexesIntoEmptyDirectly, holdsNothing {
-            indexIntoEmpty(&items)
+            indexIntoEmpty(&items, progress: progress)
             return
         }
+        defer { progress?(1) }
         // The items' own identifiers go in a list, sorted once: hashed into
         // the set with the others, they were a quarter of a bulk import's
         // start, where no other core has work yet.
@@ -257,7 +260,7 @@ public struct SearchEngine: Sendable {
     /// Why: through the table, every record stayed there until the build's
     /// end and the documents took them over only then, which set the
     /// build's peak memory.
-    private mutating func indexIntoEmpty(_ items: inout [SearchableItem]) {
+    private mutating func indexIntoEmpty(_ items: inout [SearchableItem], progress: ((Double) -> Void)?) {
         // In identifier order, the last item of each identifier (as the
         // table keeps the last one a batch names).
         var order = items.indices.map { (id: items[$0].uniqueIdentifier, index: $0) }
@@ -289,7 +292,7 @@ public struct SearchEngine: Sendable {
         settleTables()
         termMatches = TermMatchCache()
         let reader = documentReader
-        buildInChunks(&chunks, documents: count, build: {
+        buildInChunks(&chunks, documents: count, progress: progress, build: {
             reader.buildDocument($0.item.uniqueIdentifier, standingFor: .record($0))
         }) { engine, records, built in
             // A record its document does not hold stays in the table, as `index` keeps it.
@@ -656,9 +659,11 @@ public struct SearchEngine: Sendable {
     /// share of that once its chunk is in. In chunks, so that a large
     /// batch never holds every pending token at once.
     private mutating func buildInChunks<Chunk: RangeReplaceableCollection & Sendable>(
-        _ chunks: inout [Chunk], documents count: Int, build: @escaping @Sendable (Chunk.Element) -> BuiltDocument?,
+        _ chunks: inout [Chunk], documents count: Int, progress: ((Double) -> Void)? = nil,
+        build: @escaping @Sendable (Chunk.Element) -> BuiltDocument?,
         place: (inout SearchEngine, Chunk, inout [BuiltDocument?]) -> Void
     ) where Chunk.Element: Sendable {
+        defer { progress?(1) }
         guard chunks.count > 1 else {
             if let chunk = chunks.first {
                 var built = Self.buildDocuments(Array(chunk), build)
@@ -680,6 +685,7 @@ public struct SearchEngine: Sendable {
             // which would add to the build's peak at its last chunk; a trim
             // every 16 chunks costs little.
             if index % 16 == 15 { Allocator.returnFreePages() }
+            progress?(Double(index + 1) / Double(chunks.count))
             if index == 0 {
                 // Growing by doubling copied the node and token arrays again
                 // and again. Room for the rest at the first chunk's rate

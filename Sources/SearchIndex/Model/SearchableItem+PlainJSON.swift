@@ -21,19 +21,3 @@ extension SearchableItem {
         self = item
     }
 }
-
-extension SearchableItem {
-    /// The item as `JSONEncoder` writes it with sorted keys, unescaped
-    /// slashes and ISO 8601 dates (the store's form), byte for byte; nil for
-    /// what only Foundation should write (a rating, free-form extras, a date
-    /// with fractions of a second or before 1900), which the caller then
-    /// encodes with `JSONEncoder`.
-    ///
-    /// Why: `JSONEncoder` was over half of an `index import` (the store
-    /// keeps each record's JSON).
-    public var plainJSON: String? {
-        var writer = PlainJSONWriter()
-        guard writer.write(self) else { return nil }
-        return writer.text
-    }
-}

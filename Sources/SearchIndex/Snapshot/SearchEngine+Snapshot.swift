@@ -11,7 +11,8 @@ import Foundation
 ///
 /// ```
 /// header     magic · format · layout sizes · settings
-/// sets       every record's attribute set as its packed bytes, documents' records first (one array)
+/// sets       every record's attribute set as its packed bytes, documents' records first (one array);
+///            empty when the sets lie in a run kept elsewhere (`writeSnapshot(setsIn:)`)
 /// records    chunks · (source, item)…           the records no document holds; each set as its place
 ///                                                in `sets` (there after its record word: `PackedStorage`)
 /// activities count · JSON…                      rare: Codable is fast enough
@@ -71,12 +72,28 @@ extension SearchEngine {
          MemoryLayout<StaticRank>.stride, MemoryLayout<Int>.size, MemoryLayout<Double>.size].map { UInt32($0) }
     }
 
+    /// Where a record's set lies in a run of sets kept outside the
+    /// snapshot: the offset of its record word and its byte count.
+    public struct SetPlace: Sendable, Equatable {
+        public var start: Int
+        public var count: Int
+        public init(start: Int, count: Int) {
+            self.start = start
+            self.count = count
+        }
+    }
+
     /// Streams a snapshot of the engine to `sink`, in chunks of a few MB.
-    public func writeSnapshot(to sink: @escaping (UnsafeRawBufferPointer) throws -> Void) throws {
+    ///
+    /// With `places`, the sets are not written: each record says where its
+    /// set lies in a run kept elsewhere (a store's bodies end to end), and
+    /// a load is given that run (`init(snapshot:…sets:)`). Every record's
+    /// set must be there, at its canonical length, or nothing is written.
+    public func writeSnapshot(setsIn places: [String: SetPlace]? = nil, to sink: @escaping (UnsafeRawBufferPointer) throws -> Void) throws {
         var out = SnapshotWriter(sink: sink)
         try writeSnapshotHeader(to: &out)
         let recordList = recordsInDocumentOrder()
-        let setStarts = try writeSets(of: recordList, to: &out)
+        let setStarts = try places.map { try Self.setStarts(of: recordList, in: $0, to: &out) } ?? writeSets(of: recordList, to: &out)
         var recordPositions = [String: UInt32](minimumCapacity: recordList.count)
         for (position, record) in recordList.enumerated() { recordPositions[record.item.uniqueIdentifier] = UInt32(position) }
         // A record a document says all of is written inside that document,
@@ -176,6 +193,18 @@ extension SearchEngine {
         return setStarts
     }
 
+    /// An empty run of sets, and where each record's set lies in the run
+    /// `places` describes.
+    private static func setStarts(of recordList: [IndexRecord], in places: [String: SetPlace], to out: inout SnapshotWriter) throws -> [Int] {
+        try out.write(UInt64(0))
+        return try recordList.map { record in
+            guard let place = places[record.item.uniqueIdentifier],
+                  place.count == record.item.attributeSet.packed.canonicalLayout.count
+            else { throw SnapshotError(.malformed, "the set of \(record.item.uniqueIdentifier) is not in the run") }
+            return place.start
+        }
+    }
+
     private func writeActivitiesAndEngagements(to out: inout SnapshotWriter) throws {
         let encoder = JSONEncoder()
         try out.write(activities.count)
@@ -244,7 +273,8 @@ extension SearchEngine {
         from input: inout SnapshotReader, _ readOne: @escaping (inout SnapshotReader) throws(SnapshotError) -> Element
     ) throws(SnapshotError) -> [Element] {
         let chunkCount = try input.readCount()
-        let (owner, verified) = (input.owner, input.verified)
+        let (owner, setsOwner, verified) = (input.owner, input.setsOwner, input.verified)
+        let setsApart = setsOwner !== owner
         var chunks: [UnsafeRawBufferPointer] = []
         var starts: [Int] = [0]
         for _ in 0..<chunkCount {
@@ -269,7 +299,9 @@ extension SearchEngine {
                         // Each chunk's borrowers retain an owner of their own: a
                         // million retains of one shared object from every
                         // core would contend for its count.
-                        var chunk = SnapshotReader(parts[index], owner: owner.map(ChunkOwner.init), verified: verified)
+                        let chunkOwner = owner.map(ChunkOwner.init)
+                        let chunkSetsOwner = setsApart ? setsOwner.map(ChunkOwner.init) : chunkOwner
+                        var chunk = SnapshotReader(parts[index], owner: chunkOwner, setsOwner: .some(chunkSetsOwner), verified: verified)
                         let first = firsts[index], count = firsts[index + 1] - first
                         // Counted here and stored once: the chunks' counts
                         // share cache lines, and a store an element from
@@ -386,10 +418,14 @@ extension SearchEngine {
     /// and the attribute sets are taken without a walk over each. The
     /// identifier-keyed tables are built after this returns
     /// (`SearchEngine+Tables`).
+    ///
+    /// `sets`: the run of sets a snapshot written with `setsIn:` refers
+    /// to, and the owner that keeps it valid while the engine lives.
     public init(
-        snapshot bytes: UnsafeRawBufferPointer, owner: (AnyObject & Sendable)? = nil, verified: Bool = false
+        snapshot bytes: UnsafeRawBufferPointer, owner: (AnyObject & Sendable)? = nil, verified: Bool = false,
+        sets external: (bytes: UnsafeRawBufferPointer, owner: AnyObject & Sendable)? = nil
     ) throws(SnapshotError) {
-        var input = SnapshotReader(bytes, owner: owner, verified: verified)
+        var input = SnapshotReader(bytes, owner: owner, setsOwner: external.map { .some($0.owner) }, verified: verified)
         guard try input.read(UInt64.self) == Self.snapshotMagic else {
             throw SnapshotError(.incompatible, "not an engine snapshot")
         }
@@ -407,7 +443,8 @@ extension SearchEngine {
         fieldMapQueryMinimumSlots = try input.read(Int.self)
 
         let (setStart, setCount) = try input.readArrayInPlace(of: UInt8.self)
-        let sets = UnsafeRawBufferPointer(start: setStart, count: setCount)
+        if external != nil, setCount != 0 { throw SnapshotError(.malformed, "the sets are both inside and outside the snapshot") }
+        let sets = external?.bytes ?? UnsafeRawBufferPointer(start: setStart, count: setCount)
         // The records no document holds (the rest are in their documents).
         var loadedRecords = try Self.readChunked(from: &input) { chunk throws(SnapshotError) in
             try chunk.readRecord(attributesIn: sets)

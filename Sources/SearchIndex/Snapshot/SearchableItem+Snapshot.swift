@@ -94,7 +94,7 @@ extension SnapshotReader {
         // record says (or is trusted) and the file was verified or its
         // bytes are a set.
         let recordStart = Int(start) - PackedStorage.recordHeaderSize
-        if let owner, recordStart >= 0, let word = PackedStorage.recordWord(count: count, tail: tail),
+        if let owner = setsOwner, recordStart >= 0, let word = PackedStorage.recordWord(count: count, tail: tail),
             trustingWords || sets.loadUnaligned(fromByteOffset: recordStart, as: UInt32.self) == word,
             verified || PackedAttributes.wellFormedTail(bytes) == tail
         {
@@ -109,8 +109,8 @@ extension SnapshotReader {
                 storage: setWindow.unsafelyUnwrapped.storage, offset: UInt32(recordStart - setWindow.unsafelyUnwrapped.start)))
         }
         let packed = verified && count > 0 && tail < count
-            ? PackedAttributes.trusting(bytes, tail: tail, borrowingFrom: owner)
-            : PackedAttributes.validating(bytes, tail: tail, borrowingFrom: owner)
+            ? PackedAttributes.trusting(bytes, tail: tail, borrowingFrom: setsOwner)
+            : PackedAttributes.validating(bytes, tail: tail, borrowingFrom: setsOwner)
         guard let packed else { throw SnapshotError(.malformed, "an attribute set does not decode") }
         return AttributeSet(packed: packed)
     }

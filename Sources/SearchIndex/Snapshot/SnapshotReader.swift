@@ -14,6 +14,9 @@ struct SnapshotReader {
     /// Keeps `bytes` valid and unchanged for as long as it lives, so
     /// columns may borrow them; nil: every column is copied.
     let owner: (AnyObject & Sendable)?
+    /// Keeps the run of sets valid: the owner of the bytes, unless the
+    /// sets lie elsewhere (a store's bodies: `SearchEngine(snapshot:…sets:)`).
+    let setsOwner: (AnyObject & Sendable)?
     /// Whether the bytes are known to be what a writer wrote (a file whose
     /// checksum held): structures the writer checked need not be walked
     /// again (see `readAttributes`). Lengths are checked all the same.
@@ -22,9 +25,13 @@ struct SnapshotReader {
     /// (`readAttributes`), and where it starts in the run.
     var setWindow: (start: Int, storage: PackedStorage)?
 
-    init(_ bytes: UnsafeRawBufferPointer, owner: (AnyObject & Sendable)? = nil, verified: Bool = false) {
+    init(
+        _ bytes: UnsafeRawBufferPointer, owner: (AnyObject & Sendable)? = nil, setsOwner: (AnyObject & Sendable)?? = nil,
+        verified: Bool = false
+    ) {
         self.bytes = bytes
         self.owner = owner
+        self.setsOwner = setsOwner ?? owner
         self.verified = verified
     }
 

@@ -25,6 +25,9 @@ public protocol SearchBackend: AnyObject {
     func reindex() -> String
     /// Progress of background work, if any ("importing big.jsonl: 40%").
     var progress: String? { get }
+    /// Whether the index is still being read: queries are answered once
+    /// it is (`pump` returns true then), and `progress` says how far it is.
+    var isLoading: Bool { get }
     /// Whether background work has something for `pump` to apply.
     var hasPendingWork: Bool { get }
     /// Does one small piece of background work between keys (applies
@@ -52,6 +55,7 @@ extension SearchBackend {
     public func pump() -> Bool { false }
     public func takeNotice() -> String? { nil }
     public var isImporting: Bool { false }
+    public var isLoading: Bool { false }
     public func matchedTokens(of identifiers: [String], query: String) -> [String: Set<String>] { [:] }
     public func startingPoint() -> [SearchResult] { [] }
 }

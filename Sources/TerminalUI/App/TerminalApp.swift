@@ -50,7 +50,9 @@ public final class TerminalApp {
     }
 
     public func render() -> Screen {
-        ScreenRenderer(state: state, inspector: inspectorSnapshot, quickActions: backend.quickActions, progress: backend.progress)
+        ScreenRenderer(
+            state: state, inspector: inspectorSnapshot, quickActions: backend.quickActions, progress: backend.progress,
+            loading: backend.isLoading)
             .render(width: width, height: height)
     }
 

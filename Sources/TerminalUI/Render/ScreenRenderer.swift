@@ -7,10 +7,16 @@ public struct ScreenRenderer {
     public let inspector: InspectorSnapshot?
     public let quickActions: [QuickAction]
     public let progress: String?
+    /// Whether the index is still being read (`progress` says how far).
+    public let loading: Bool
     /// The query's terms, read once a frame for every highlighted line.
     let queryTerms: [String]
 
-    public init(state: AppState, inspector: InspectorSnapshot? = nil, quickActions: [QuickAction] = [], progress: String? = nil) {
+    public init(
+        state: AppState, inspector: InspectorSnapshot? = nil, quickActions: [QuickAction] = [], progress: String? = nil,
+        loading: Bool = false
+    ) {
+        self.loading = loading
         self.state = state
         queryTerms = MatchHighlighter.terms(of: state.query)
         self.inspector = inspector
@@ -104,6 +110,7 @@ public struct ScreenRenderer {
             return ["refused: \(problem)", "refused: \(short)", "refused"]
         }
         guard let response = state.response, !state.showsStartingPoint else { return [] }
+        if loading { return ["reading the index…", "reading…", "…"] }
         let total = Describe.grouped(response.total)
         let time = "\(state.microseconds) µs"
         guard response.total > 0 else { return ["0 results · \(time)", "0 results", "0"] }
@@ -130,7 +137,9 @@ public struct ScreenRenderer {
             return
         }
         if state.results.isEmpty {
-            let lines = ["No results for “\(state.query)”.", "Every word must match: try fewer words,", "or the start of a name, e.g. “aur”."]
+            let lines = loading
+                ? [(progress ?? "Reading the index…"), "Results for “\(state.query)” appear when it is ready."]
+                : ["No results for “\(state.query)”.", "Every word must match: try fewer words,", "or the start of a name, e.g. “aur”."]
             var row = list.top
             for line in lines {
                 for part in line.wrapped(toColumns: list.width - 2) where row < list.bottom {
