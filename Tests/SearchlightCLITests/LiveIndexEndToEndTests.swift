@@ -13,6 +13,24 @@ import Testing
         return try cli.write(name, lines.joined(separator: "\n") + "\n")
     }
 
+    /// A large index without a current snapshot opens at once: the UI says
+    /// how far the read has come, takes the query typed meanwhile, and
+    /// answers it when the engine is in.
+    @Test(.enabled(if: TerminalEndToEndTests.tmuxAvailable)) func aLargeIndexIsReadBehindTheScreen() throws {
+        let t = Tmux()
+        defer { t.stop() }
+        #expect(try t.cli.run(["index", "import", try walrusFile(t.cli, count: 120_000)]).status == 0)
+        try FileManager.default.removeItem(atPath: t.cli.indexPath + ".snapshot")
+        try t.open(width: 100, height: 30)
+        try t.waitFor("building the index: ")
+        try t.type("walrus 119999")
+        try t.waitForAll("Results for “walrus 119999” appear when it is ready.", "reading the index…")
+        try t.waitForAll("1/1 · ", "[item] Walrus 119999", seconds: 120)
+        try t.quit()
+        // Quitting saved the engine read: the next start loads it.
+        #expect(FileManager.default.fileExists(atPath: t.cli.indexPath + ".snapshot"))
+    }
+
     @Test(.enabled(if: TerminalEndToEndTests.tmuxAvailable)) func anotherProcessesChangesAppearWithNoKeyPressed() throws {
         let t = Tmux()
         defer { t.stop() }
