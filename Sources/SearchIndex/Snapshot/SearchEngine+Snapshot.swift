@@ -40,31 +40,8 @@ import Foundation
 /// the expiring slots, and the merge maps (by URL, by related item).
 extension SearchEngine {
     static let snapshotMagic: UInt64 = 0x5345_4152_4348_4C54 // "SEARCHLT"
-    /// 15: the same layout as 14, but settings saved by 14 carry the old
-    /// `sortedGatherLimit` (16,384), which a load would keep for good; a
-    /// store saved before is rebuilt once from its records instead.
-    /// 16: best-list entries are one 32-bit word (`TopEntry`).
-    /// 17: trie nodes in the order of their paths, with their ordered
-    /// ranges (`TokenTrie+Order`); the arena without token heads, a token's
-    /// field in its node's word, its place 16 bits.
-    /// 18: a common content type packed as its index (`PackedAttributes`);
-    /// the expirations column empty while nothing expires.
-    /// 19: a thumbnail's common format and `#RRGGBB` colour packed short.
-    /// 20: a token's place one byte, bits 8–15 of its posting's index.
-    /// 21: a token's place six bits of its word, bits 10–15 of its
-    /// posting's index; the arena one column of words.
-    /// 22: each set in the run of sets after a shared record's word.
-    /// 23: ranks of 12 bytes (`StaticRank`).
-    /// 24: a set's tail left out when it has none of its fields
-    /// (`PackedAttributes.absentTail`).
-    /// 25: a thumbnail's first byte says which integers and caption it has.
-    /// 26: a record a document holds written inside that document, not
-    /// among the records.
-    /// 27: a document that holds its record has its content type code
-    /// (`Document.contentTypeCode`) after that record.
-    /// 28: a set's tail ends with its ranking hint (`PackedAttributes`).
-    /// 29: ranks carry the hint (`StaticRank`); the exact-name table
-    /// (`ExactNames`) follows the slot columns.
+    /// The layout's version: any change to what is written, or how, takes
+    /// a new one, and a snapshot of another is rebuilt from the records.
     static let snapshotFormat: UInt32 = 29
 
     private static var layoutSizes: [UInt32] {
