@@ -19,19 +19,11 @@ public struct IndexSummary: Codable, Sendable, Equatable {
 
     public init(_ engine: SearchEngine) {
         results = engine.documentCount
-        // One pass over the records (each read makes its record).
-        var domains: [String: Int] = [:]
-        var sources = Dictionary(uniqueKeysWithValues: Source.allCases.map { ($0.rawValue, 0) })
-        var dates: [Double] = []
-        for record in engine.records.values {
-            domains[record.item.domainIdentifier ?? "(none)", default: 0] += 1
-            sources[record.source.rawValue, default: 0] += 1
-            if let date = record.item.expirationDate { dates.append(date.timeIntervalSince1970) }
-        }
-        sources[Source.activity.rawValue] = engine.activities.count
+        let counts = engine.counts
+        var domains = counts.byDomain
         if !engine.activities.isEmpty { domains["(activities)"] = engine.activities.count }
-        dates += engine.activities.values.compactMap { $0.expirationDate?.timeIntervalSince1970 }
-        (byDomain, bySource, expirations) = (domains, sources, dates.sorted())
+        (byDomain, bySource) = (domains, counts.bySource)
+        expirations = counts.expirations.map(\.timeIntervalSince1970).sorted()
         engagements = engine.engagements.values.reduce(0) { $0 + $1.count }
         records = engine.records.count
         activities = engine.activities.count

@@ -8,17 +8,22 @@ extension SearchEngine {
         public var byDomain: [String: Int]
         /// Every source, zero included.
         public var bySource: [String: Int]
+        /// When each record and activity that expires does, unsorted.
+        public var expirations: [Date]
     }
 
     public var counts: Counts {
         var domains: [String: Int] = [:]
         var sources = Dictionary(uniqueKeysWithValues: Source.allCases.map { ($0.rawValue, 0) })
+        var expirations: [Date] = []
         for record in allRecords {
             domains[record.item.domainIdentifier ?? "(none)", default: 0] += 1
             sources[record.source.rawValue, default: 0] += 1
+            if let date = record.item.expirationDate { expirations.append(date) }
         }
         sources[Source.activity.rawValue] = activities.count
-        return Counts(byDomain: domains, bySource: sources)
+        expirations += activities.values.compactMap(\.expirationDate)
+        return Counts(byDomain: domains, bySource: sources, expirations: expirations)
     }
 }
 
