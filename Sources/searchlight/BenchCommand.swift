@@ -46,8 +46,8 @@ struct BenchCommand: ParsableCommand {
     /// timing below, keystroke to painted screen, includes them).
     private func typeQueries(
         _ lines: [String], on engine: SearchEngine, now: Date, explained: Bool = false
-    ) -> [(micros: Double, query: String)] {
-        var timings: [(micros: Double, query: String)] = []
+    ) -> [Keystroke] {
+        var timings: [Keystroke] = []
         // Read once: the option's wrapper, read in the timed call, was a
         // hundredth of a short keystroke's samples.
         let limit = self.limit
@@ -58,8 +58,7 @@ struct BenchCommand: ParsableCommand {
                 if prefix.allSatisfy(\.isWhitespace) { continue }
                 let start = DispatchTime.now().uptimeNanoseconds
                 let response = engine.search(SearchQuery(prefix, limit: limit, now: now, explainsMatches: explained))
-                timings.append((Double(DispatchTime.now().uptimeNanoseconds - start) / 1000, prefix))
-                _ = response.total
+                timings.append(Keystroke(micros: Double(DispatchTime.now().uptimeNanoseconds - start) / 1000, query: prefix, plan: response.plan.name))
             }
         }
         return timings
@@ -119,9 +118,24 @@ struct BenchCommand: ParsableCommand {
         return timings.sorted()
     }
 
-    private func printSlowest(_ timings: [(micros: Double, query: String)]) throws {
-        for (micros, query) in timings.sorted(by: { $0.micros > $1.micros }).prefix(slowest) {
-            try Output.line("slow: \(Int(micros)) µs  “\(query)”")
+    /// One timed keystroke: its time, the query typed so far and the plan that answered it.
+    struct Keystroke {
+        var micros: Double
+        var query: String
+        var plan: String
+    }
+
+    /// Keystrokes by the plan that answered them: how many, and their p50 and p99 in microseconds.
+    private static func byPlan(_ timings: [Keystroke]) -> [String: [String: Int]] {
+        Dictionary(grouping: timings, by: \.plan).mapValues { keystrokes in
+            let sorted = keystrokes.map(\.micros).sorted()
+            return ["count": sorted.count, "p50": Int(percentile(50, of: sorted)), "p99": Int(percentile(99, of: sorted))]
+        }
+    }
+
+    private func printSlowest(_ timings: [Keystroke]) throws {
+        for keystroke in timings.sorted(by: { $0.micros > $1.micros }).prefix(slowest) {
+            try Output.line("slow: \(Int(keystroke.micros)) µs  “\(keystroke.query)”  \(keystroke.plan)")
         }
     }
 
@@ -149,7 +163,7 @@ struct BenchCommand: ParsableCommand {
         let afterUpdates = timeKeystrokesAfterUpdates(on: &engine, copying: items)
         let latencyAtEnd = MemoryLatencyProbe.nanosecondsPerRead()
         let report: [String: Any] = [
-            "items": engine.documentCount, "keystrokes": latencies.count,
+            "items": engine.documentCount, "keystrokes": latencies.count, "keystrokesByPlan": Self.byPlan(timings),
             "keystrokeMicroseconds": ["p50": percentile(50), "p90": percentile(90), "p99": percentile(99), "max": percentile(100)],
             "explainedKeystrokeMicroseconds": [
                 "p50": Int(Self.percentile(50, of: explained)), "p99": Int(Self.percentile(99, of: explained)),
@@ -216,7 +230,7 @@ struct BenchCommand: ParsableCommand {
             let latencyAtEnd = MemoryLatencyProbe.nanosecondsPerRead()
             let report: [String: Any] = [
                 "items": itemCount, "parseSeconds": Self.round2(parseSeconds), "buildSeconds": Self.round2(buildSeconds),
-                "keystrokes": latencies.count,
+                "keystrokes": latencies.count, "keystrokesByPlan": Self.byPlan(timings),
                 "keystrokeMicroseconds": ["p50": Int(percentile(50)), "p99": Int(percentile(99)), "max": Int(latencies.last ?? 0)],
                 "explainedKeystrokeMicroseconds": [
                     "p50": Int(percentile(50, of: explained)), "p99": Int(percentile(99, of: explained)),

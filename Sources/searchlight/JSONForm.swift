@@ -25,6 +25,15 @@ enum JSONForm {
         return object
     }
 
+    /// The strategy that answered a query, and why (`QueryPlan`).
+    static func plan(_ plan: QueryPlan) -> [String: Any] {
+        var object: [String: Any] = [
+            "name": plan.name, "strategy": plan.strategy.rawValue, "exactFirst": plan.exactFirst, "reason": plan.reason,
+        ]
+        if let fellBackFrom = plan.fellBackFrom { object["fellBackFrom"] = fellBackFrom.rawValue }
+        return object
+    }
+
     static func explanation(_ e: Explanation) -> [String: Any] {
         [
             "rules": [

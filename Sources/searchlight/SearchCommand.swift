@@ -37,15 +37,18 @@ struct SearchCommand: ParsableCommand {
                 parsing: text, limit: limit, domains: domain, now: global.date, explainsMatches: explain))
             let took = Int((DispatchTime.now().uptimeNanoseconds - started) / 1000)
             if json {
-                try Output.json([
+                var object: [String: Any] = [
                     "query": text, "total": response.total, "tookMicroseconds": took,
                     "results": response.results.map { JSONForm.result($0, explain: explain) },
-                ] as [String: Any])
+                ]
+                if explain { object["plan"] = JSONForm.plan(response.plan) }
+                try Output.json(object)
                 BenchCommand.holdIfTimed()
                 return
             }
             if response.total == 0 {
                 try Output.line("No results for “\(Output.safe(text))”.")
+                if explain { try Output.line(Output.safe(Self.describe(response.plan))) }
                 return
             }
             for (rank, result) in response.results.enumerated() {
@@ -56,6 +59,13 @@ struct SearchCommand: ParsableCommand {
                 }
             }
             try Output.line("\(response.total) result\(response.total == 1 ? "" : "s") in \(took) µs")
+            if explain { try Output.line(Output.safe(Self.describe(response.plan))) }
         }
+    }
+
+    /// The plan as `--explain` prints it: `plan: exact+scan (why)`.
+    static func describe(_ plan: QueryPlan) -> String {
+        let fallback = plan.fellBackFrom.map { ", after \($0.rawValue) could not answer" } ?? ""
+        return "plan: \(plan.name) (\(plan.reason)\(fallback))"
     }
 }

@@ -62,9 +62,9 @@ import Testing
                  description: word() + " " + word(), keywords: [word()])
         }
         var (serial, _) = mappedAndEnumeratingEngines(items, mapMinimum: 40)
-        serial.sharedCountMinimum = .max
+        serial.tuning.sharedCountMinimum = .max
         var shared = serial
-        shared.sharedCountMinimum = 0
+        shared.tuning.sharedCountMinimum = 0
         var marking = 0
         for query in ["k", "ka", "karen", "karto", "stoni", "stonk", "tonsa", "mitok", "salom", "kbren", "ston ", "karen "] {
             let terms = Tokenizer.queryTerms(query)
@@ -95,10 +95,10 @@ import Testing
                  description: word() + " " + word(), keywords: [word()])
         }
         var (serial, _) = mappedAndEnumeratingEngines(items, mapMinimum: 40)
-        serial.sharedMarkingMinimum = .max
+        serial.tuning.sharedMarkingMinimum = .max
         var shared = serial
-        shared.sharedMarkingMinimum = 1
-        shared.parallelScanMinimum = 1
+        shared.tuning.sharedMarkingMinimum = 1
+        shared.tuning.parallelScanMinimum = 1
         var nonEmpty = 0
         for term in ["k", "ka", "karen", "karto", "stoni", "stonk", "tonsa", "mitok", "salom", "renka", "lomisa"] {
             let matches = shared.termMatches.matches(for: term, in: shared.trie)
@@ -115,7 +115,7 @@ import Testing
 
 /// A term between one slot in sixty-four and one in sixteen, with as
 /// many postings, is answered from code maps with the broad terms of its
-/// query (`fieldMapQueryShare`), with enumeration's answers; one below
+/// query (`EngineTuning.fieldMapQueryShare`), with enumeration's answers; one below
 /// it still drives a scan.
 @Suite struct FieldMapQueryShareTests {
     @Test func aTermInOneSlotInFortyIsAnsweredFromCodeMaps() {
@@ -128,14 +128,13 @@ import Testing
             return item(String(format: "s/%05d", i), title: words.joined(separator: " "), description: "filler \(i % 13)")
         }
         let (mapped, enumerating) = mappedAndEnumeratingEngines(items, mapMinimum: 40)
-        func answersFromMaps(_ text: String) -> Bool {
-            let terms = Tokenizer.queryTerms(text)
-            let matches = terms.map { mapped.termMatches.matches(for: $0, in: mapped.trie) }
-            return mapped.searchByFieldMaps(terms: terms, matches: matches, query: SearchQuery(text, limit: 20, now: referenceNow)) != nil
+        func plan(_ text: String) -> QueryPlan.Strategy {
+            mapped.search(SearchQuery(text, limit: 20, now: referenceNow)).plan.strategy
         }
-        #expect(answersFromMaps("lumo vexa"))
-        #expect(answersFromMaps("vexa t"))
-        #expect(!answersFromMaps("lumo quor"), "one slot in a hundred drives a scan")
+        #expect(plan("lumo vexa") == .fieldMaps)
+        #expect(plan("vexa t") == .fieldMaps)
+        #expect(plan("lumo quor") == .scan, "one slot in a hundred drives a scan")
+        #expect(enumerating.search(SearchQuery("lumo vexa", now: referenceNow)).plan.strategy == .enumeration)
         for text in ["lumo vexa", "vexa t", "vexa lumo tarn", "lumo quor", "vex l"] {
             for limit in [1, 20, 200] {
                 let request = SearchQuery(text, limit: limit, now: referenceNow)

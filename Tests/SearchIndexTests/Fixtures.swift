@@ -34,10 +34,10 @@ func mappedAndEnumeratingEngines(
 ) -> (mapped: SearchEngine, enumerating: SearchEngine) {
     var mapped = engine(items)
     var enumerating = mapped
-    enumerating.scanEnabled = false
+    enumerating.tuning.scanEnabled = false
     enumerating.topListThreshold = .max
-    mapped.fieldMapQueryMinimumSlots = 0
-    mapped.fieldMapMinimumDocuments = mapMinimum
+    mapped.tuning.fieldMapQueryMinimumSlots = 0
+    mapped.tuning.fieldMapMinimumDocuments = mapMinimum
     mapped.topListThreshold = 20
     mapped.warmTopLists()
     return (mapped, enumerating)

@@ -7,7 +7,7 @@ import TestSupport
     /// Random field maps (one or two, some shorter than the slots) with
     /// their bases, as a term's nodes give them.
     func randomMaps(slotCount: Int, using generator: inout SeededGenerator) -> [(map: FieldMap, base: UInt8)] {
-        (0..<Int.random(in: 1...MappedTermCodes.mapLimit, using: &generator)).map { _ in
+        (0..<Int.random(in: 1...EngineTuning.mappedTermMapLimit, using: &generator)).map { _ in
             let length = Bool.random(using: &generator) ? slotCount : Int.random(in: 0...slotCount, using: &generator)
             let fields = (0..<length).map { _ in
                 Int.random(in: 0..<3, using: &generator) == 0 ? SearchEngine.noField : UInt8.random(in: 0...3, using: &generator)
@@ -89,7 +89,7 @@ import TestSupport
 
     /// A term with a few postings beside its maps (a whole word too rare
     /// for a map of its own) is read from them and those postings; one
-    /// with more than `MappedTermCodes.extraLimit` beside them gets its
+    /// with more than `EngineTuning.mappedTermExtraLimit` beside them gets its
     /// code map. Either way the answers are enumeration's.
     @Test(arguments: [30, 400])
     func postingsBesideTheMapsAreReadOrMapped(mapMinimum: Int) {

@@ -267,8 +267,8 @@ func activity(for id: String, eligible: Bool = true) -> UserActivity {
     @Test func listsAndMapsStayExactUnderChurn() {
         var engine = engine(corpus(21, count: 1_500))
         engine.topListThreshold = 10
-        engine.fieldMapMinimumDocuments = 30
-        engine.fieldMapQueryMinimumSlots = 0
+        engine.tuning.fieldMapMinimumDocuments = 30
+        engine.tuning.fieldMapQueryMinimumSlots = 0
         engine.warmTopLists()
         for query in ["k", "ka", "kar", "sa", "lo", "to"] { _ = engine.ids(query, limit: 20) }
         let commonWords = engine.trie.nodes.indices.filter { engine.trie.nodes[$0].postingList.count >= 40 }

@@ -213,8 +213,8 @@ import Testing
         items.insert(item("doc/9", title: "First of two"), at: 0)
         func build(directly: Bool) -> SearchEngine {
             var e = SearchEngine()
-            e.textDictionaryMinimumBatch = 1_000
-            e.indexesIntoEmptyDirectly = directly
+            e.tuning.textDictionaryMinimumBatch = 1_000
+            e.tuning.indexesIntoEmptyDirectly = directly
             e.index(items)
             return e
         }

@@ -53,6 +53,7 @@ import Testing
     }
 
     func expectSameAnswers(_ scanning: SearchEngine, _ enumerating: SearchEngine, seed: UInt64, _ stage: String) {
+        var answeredByScan = 0
         for query in queries(seed, count: 150) {
             for (limit, domains) in [(0, [String]()), (1, []), (7, []), (50, []), (20, ["com.a"])] {
                 let request = SearchQuery(query, limit: limit, domains: domains, now: referenceNow)
@@ -61,8 +62,11 @@ import Testing
                 #expect(a.results.map(\.uniqueIdentifier) == b.results.map(\.uniqueIdentifier), "\(stage): \(query) limit \(limit) \(domains)")
                 #expect(a.results.map(\.explanation) == b.results.map(\.explanation), "\(stage): \(query)")
                 #expect(a.total == b.total, "\(stage): \(query) total")
+                #expect(![.scan, .fieldMaps].contains(b.plan.strategy), "\(stage): \(query) was not enumerated")
+                answeredByScan += a.plan.strategy == .scan ? 1 : 0
             }
         }
+        #expect(answeredByScan > 0, "\(stage): the scan answered nothing")
     }
 
     @Test(arguments: [21, 22])
@@ -75,16 +79,16 @@ import Testing
         }
         scanning.index([item("https://x.example/4", title: "ka web page", url: "https://x.example/4")], source: .web)
         var enumerating = scanning
-        enumerating.scanEnabled = false
+        enumerating.tuning.scanEnabled = false
         expectSameAnswers(scanning, enumerating, seed: seed, "loaded")
         // The same with candidates gathered through the byte map.
         var mapping = scanning
-        mapping.sortedGatherLimit = 0
+        mapping.tuning.sortedGatherLimit = 0
         expectSameAnswers(mapping, enumerating, seed: seed, "byte map")
         // The same with the scan shared among the cores, each keeping its own
         // best and count.
         var sharing = scanning
-        sharing.parallelScanMinimum = 1
+        sharing.tuning.parallelScanMinimum = 1
         expectSameAnswers(sharing, enumerating, seed: seed, "shared among cores")
 
         // Re-index most documents with new text (holes in the arena, then a
@@ -114,7 +118,7 @@ import Testing
         var scanning = SearchEngine()
         scanning.index(corpus(41, count: 1_200))
         var enumerating = scanning
-        enumerating.scanEnabled = false
+        enumerating.tuning.scanEnabled = false
         for query in ["kawick to", "renford mi", "tomisa kar", "fordka wi"] {
             let first = String(query.split(separator: " ")[0])
             let late = item("late/\(first)", title: query + "x")
@@ -151,9 +155,9 @@ import Testing
             summarizing.becomeCurrent(activity(for: id), at: referenceNow.addingTimeInterval(-7_200))
         }
         var enumerating = summarizing
-        enumerating.scanEnabled = false
-        summarizing.fieldMapQueryMinimumSlots = 0
-        summarizing.fieldMapMinimumDocuments = 30
+        enumerating.tuning.scanEnabled = false
+        summarizing.tuning.fieldMapQueryMinimumSlots = 0
+        summarizing.tuning.fieldMapMinimumDocuments = 30
         // One-term queries with typos count through code maps only from best lists.
         summarizing.topListThreshold = 40
         summarizing.warmTopLists()
@@ -161,16 +165,16 @@ import Testing
         expectSameAnswers(summarizing, enumerating, seed: seed, "field maps")
         #expect(!summarizing.topLists.allOwnFieldMaps.isEmpty, "common words' own maps built")
         var shared = summarizing
-        shared.parallelScanMinimum = 1
+        shared.tuning.parallelScanMinimum = 1
         // Code maps' small nodes marked by two cores, into two maps merged
         // after (a cache of its own: the copy shares the maps made above).
-        shared.sharedMarkingMinimum = 1
+        shared.tuning.sharedMarkingMinimum = 1
         shared.termMatches = TermMatchCache()
         expectSameAnswers(shared, enumerating, seed: seed + 1, "field maps, shared among cores")
         // Sums and counts a few slots at a time: the least value and how
         // many have it, gathered chunk by chunk, must bound the same.
         var chunked = shared
-        chunked.rulesChunkSize = 37
+        chunked.tuning.rulesChunkSize = 37
         expectSameAnswers(chunked, enumerating, seed: seed + 3, "field maps, in small chunks")
 
         // Changes under maps already built: new text for some, deletions,
@@ -193,7 +197,7 @@ import Testing
         enumerating.deleteItems(identifiers: doomed)
         enumerating.index(added)
         expectSameAnswers(summarizing, enumerating, seed: seed + 2, "field maps after changes")
-        summarizing.rulesChunkSize = 37
+        summarizing.tuning.rulesChunkSize = 37
         expectSameAnswers(summarizing, enumerating, seed: seed + 4, "field maps after changes, in small chunks")
     }
 
@@ -224,9 +228,9 @@ import Testing
             _ = enumerating.becomeCurrent(activity(for: viewed.uniqueIdentifier), at: at)
         }
         var shared = mapped
-        shared.parallelScanMinimum = 1
+        shared.tuning.parallelScanMinimum = 1
         var chunked = shared
-        chunked.rulesChunkSize = 37
+        chunked.tuning.rulesChunkSize = 37
         for (engine, stage) in [(mapped, "one core"), (shared, "two cores"), (chunked, "odd chunks")] {
             for text in ["vela t", "vela to", "vel tomas", "v t", "to z", "vela tomas z", "v t z q"] {
                 for limit in [0, 1, 7, 50, 400, 3_000] {
@@ -249,9 +253,9 @@ import Testing
     @Test func borrowedSlotMapsAreLeftClean() {
         var mapping = SearchEngine()
         mapping.index(corpus(51, count: 1_200))
-        mapping.sortedGatherLimit = 0
+        mapping.tuning.sortedGatherLimit = 0
         var enumerating = mapping
-        enumerating.scanEnabled = false
+        enumerating.tuning.scanEnabled = false
         let asked = queries(52, count: 60)
         func expectAgreement(_ stage: String) {
             for query in asked + asked.reversed() {
@@ -558,8 +562,8 @@ import Testing
 @Suite struct CacheValueSemanticsTests {
     @Test func aChangedCopyNeverSeesTheOthersSummaries() {
         var original = SearchEngine()
-        original.fieldMapQueryMinimumSlots = 0
-        original.fieldMapMinimumDocuments = 5
+        original.tuning.fieldMapQueryMinimumSlots = 0
+        original.tuning.fieldMapMinimumDocuments = 5
         original.topListThreshold = 5
         original.index((0..<120).map { item("c/\($0)", title: "cozo lens \($0)", description: $0 % 2 == 0 ? "ranger" : "rain") })
         var changed = original

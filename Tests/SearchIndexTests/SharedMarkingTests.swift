@@ -29,7 +29,7 @@ import TestSupport
 
     func sharedEngine() -> SearchEngine {
         var (engine, _) = mappedAndEnumeratingEngines(corpus(), mapMinimum: 40)
-        engine.sharedCountMinimum = 0
+        engine.tuning.sharedCountMinimum = 0
         return engine
     }
 
@@ -70,7 +70,7 @@ import TestSupport
     @Test func sharedCountsAreEnumerations() {
         var engine = sharedEngine()
         var enumerating = engine
-        enumerating.scanEnabled = false
+        enumerating.tuning.scanEnabled = false
         enumerating.topListThreshold = .max
         func agree(_ note: String) {
             for text in ["marto", "morta", "amito", "torma", "matar", "rotam", "zorbe"] {

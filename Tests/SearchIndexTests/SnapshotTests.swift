@@ -145,7 +145,7 @@ import Testing
     func loadedEngineAnswersAndChangesAsTheOriginal(seed: UInt64) throws {
         var original = busyEngine(seed)
         // Large enough that the load takes its parallel paths.
-        #expect(original.trie.nodes.count > SearchEngine.parallelNodeMinimum)
+        #expect(original.trie.nodes.count > EngineTuning.parallelNodeMinimum)
         #expect(original.records.count > 1_024)
         var loaded = try Self.load(try Self.bytes(of: original))
         expectSameAnswers(original, loaded, "loaded", seed: seed)
@@ -369,11 +369,11 @@ import Testing
 
     @Test func fieldMapSettingsRoundTrip() throws {
         var engine = SearchEngine()
-        engine.fieldMapMinimumDocuments = 9
-        engine.fieldMapQueryMinimumSlots = 11
+        engine.tuning.fieldMapMinimumDocuments = 9
+        engine.tuning.fieldMapQueryMinimumSlots = 11
         let loaded = try Self.load(try Self.bytes(of: engine))
-        #expect(loaded.fieldMapMinimumDocuments == 9)
-        #expect(loaded.fieldMapQueryMinimumSlots == 11)
+        #expect(loaded.tuning.fieldMapMinimumDocuments == 9)
+        #expect(loaded.tuning.fieldMapQueryMinimumSlots == 11)
     }
 
     @Test func cutShortOrForeignBytesAreRefusedNotTrusted() throws {

@@ -191,7 +191,7 @@ import Testing
         }
         func engine(codingFrom threshold: Int) -> SearchEngine {
             var engine = SearchEngine()
-            engine.textDictionaryMinimumBatch = threshold
+            engine.tuning.textDictionaryMinimumBatch = threshold
             engine.topListThreshold = 50
             engine.index(items)
             // A one-item batch after it, coded with the same dictionary.

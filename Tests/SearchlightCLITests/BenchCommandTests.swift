@@ -28,6 +28,10 @@ import Testing
         let keystrokes = try #require(json["keystrokeMicroseconds"] as? [String: Int])
         #expect(Set(keystrokes.keys) == ["p50", "p99", "max"])
         #expect(keystrokes["p50"]! <= keystrokes["p99"]! && keystrokes["p99"]! <= keystrokes["max"]!)
+        // Every keystroke counted under the plan that answered it.
+        let byPlan = try #require(json["keystrokesByPlan"] as? [String: [String: Int]])
+        #expect(byPlan.values.map { $0["count"] ?? 0 }.reduce(0, +) == 15)
+        #expect(byPlan.values.allSatisfy { $0["p50"]! <= $0["p99"]! })
         // A keystroke right after a one-item insert (an import behind the search bar).
         let afterUpdate = try #require(json["keystrokeAfterUpdateMicroseconds"] as? [String: Int])
         #expect(Set(afterUpdate.keys) == ["p50", "max"])

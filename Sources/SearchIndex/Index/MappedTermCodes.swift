@@ -23,13 +23,6 @@ struct MappedTermCodes: Sendable {
     /// once with its least code.
     let extras: [(slot: Int, code: UInt8)]
 
-    /// Maps a term may be read from: each is a pass over its bytes for
-    /// every run of slots, where its code map, once made, is one.
-    static let mapLimit = 2
-    /// Postings beside the maps a term may have (`extras`): each lookup
-    /// of a slot tests a filter of them first.
-    static let extraLimit = 256
-
     /// `maps`, and `postings` (slot, code; any order, a slot more than
     /// once) beside them.
     init(maps: [(map: FieldMap, base: UInt8)], postings: [(slot: Int, code: UInt8)] = []) {
@@ -145,7 +138,7 @@ struct SlotCodeLookup {
         self.codes = codes
     }
 
-    /// Codes read from `mapped`'s maps (at most two: `MappedTermCodes.mapLimit`).
+    /// Codes read from `mapped`'s maps (at most two: `EngineTuning.mappedTermMapLimit`).
     init(mapped: MappedTermCodes) {
         precondition(mapped.maps.count <= 2, "at most two maps")
         func packed(_ index: Int) -> PackedMap {

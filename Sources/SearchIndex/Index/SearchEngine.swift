@@ -78,16 +78,16 @@ public struct SearchEngine: Sendable {
     var expirations: [Double] = []
     /// Whether each slot's document has views (ranked apart, with its engagement).
     var engagedSlots: [Bool] = []
+    /// Thresholds that choose between two ways of doing the same work.
+    var tuning = EngineTuning()
     /// Subtrees with more documents than this are ranked from best lists
-    /// instead of being enumerated (see `SearchEngine+TopK`). Unless set
+    /// instead of being enumerated (see `SearchEngine+BestLists`). Unless set
     /// (by a caller, or by a snapshot to the value it was saved with), it
     /// follows the index's size: `sizedTopListThreshold(slots:)`.
     public var topListThreshold: Int {
-        get { chosenTopListThreshold ?? Self.sizedTopListThreshold(slots: documents.count) }
-        set { chosenTopListThreshold = newValue }
+        get { tuning.topListThreshold ?? Self.sizedTopListThreshold(slots: documents.count) }
+        set { tuning.topListThreshold = newValue }
     }
-    /// `topListThreshold` as set; nil while it follows the index's size.
-    private var chosenTopListThreshold: Int?
 
     /// The threshold for an index of `slots`: a thousandth of them, from
     /// 500 to 2,000. A subtree under it has its list made at each
@@ -98,64 +98,14 @@ public struct SearchEngine: Sendable {
     public static func sizedTopListThreshold(slots: Int) -> Int {
         min(2_000, max(500, slots / 1_000))
     }
-    /// Whether queries may scan the token arena (`SearchEngine+Scan`); off,
-    /// they enumerate with node caches. Both give the same answers.
-    var scanEnabled = true
-    /// A driving term with at most this many postings is gathered by sorting
-    /// them; with more, through a byte and a bit a slot (`SlotScratch`).
-    /// (A byte map read eight slots at a time beats sorting from a few
-    /// thousand postings on.)
-    var sortedGatherLimit = 4_096
-    /// From this many slots a pass over every slot (a code map's, a
-    /// field-map query's sums) is shared among the cores (below it,
-    /// starting threads costs more than it saves).
-    var parallelScanMinimum = 32_768
-    /// From this many candidates the scan is shared among the cores: a
-    /// quarter of `parallelScanMinimum`, as a candidate costs more than a
-    /// slot of a pass (a read of its code, of its rank when it could be
-    /// kept: cache misses in a large index), while handing half to the
-    /// paired worker costs the same few microseconds either way.
-    var parallelCandidateMinimum: Int { parallelScanMinimum / 4 }
-    /// From this many postings marked, a one-term count runs on the other
-    /// core beside the ranking (`searchFromTopLists`): from here the
-    /// marking costs well above handing it over. (A marking the
-    /// two threads can share, in runs of an ordered trie, is shared from
-    /// fewer: `sharedCountMarkingMinimum`.)
-    var sharedCountMinimum = 16_384
-    /// From this many postings marked, a one-term count's marking is
-    /// shared (`SharedMarking`): fewer than a count handed whole to the
-    /// other core, as this thread makes its results meanwhile and then
-    /// joins (when enough is left: `SharedMarking.joiningRuns`).
-    var sharedCountMarkingMinimum: Int { sharedCountMinimum / 8 }
-    /// Subtrees with at least this many documents (and one slot in ten)
-    /// keep a field map (`SearchEngine+FieldMaps`).
-    var fieldMapMinimumDocuments = 4_096
-    /// Indexes with fewer slots than this never answer from field maps (a
-    /// scan of a small index is quick, and maps would only cost memory).
-    var fieldMapQueryMinimumSlots = 32_768
-    /// Slots a field-map query sums and counts at a time, all its terms in
-    /// turn, so the sums stay in the core's first cache (not saved: for
-    /// tests, which make it small).
-    var rulesChunkSize = 4_096
-    /// From this many postings to mark (at most: the subtrees' counts), a
-    /// code map's small nodes are marked by two cores at once
-    /// (`sharedTermCodeMap`; not saved: for tests, which make it small).
-    var sharedMarkingMinimum = 65_536
     /// The dictionary that codes the titles, descriptions and keywords of every
-    /// set indexed since the first batch of `textDictionaryMinimumBatch`
+    /// set indexed since the first batch of `EngineTuning.textDictionaryMinimumBatch`
     /// items, trained on a sample of that batch (`TextDictionary`); nil
     /// before it, and in a loaded snapshot (which keeps sets uncoded).
     var textDictionary: TextDictionary?
     /// The domain objects documents share (`DomainName`); copies of the
     /// engine share the cache.
     var domainNames = DomainNames()
-    /// A batch of at least this many items, into an index without a
-    /// dictionary, trains one (not saved: for tests, which make it small).
-    var textDictionaryMinimumBatch = 16_384
-    /// Whether a batch of items into an empty engine skips the record table
-    /// (`indexIntoEmpty`); off only for tests, which compare the two ways.
-    var indexesIntoEmptyDirectly = true
-
     /// Threads for work shared among the cores.
     static var workerCount: Int { ParallelWork.workerCount }
 
@@ -209,7 +159,7 @@ public struct SearchEngine: Sendable {
     /// done, from 0 to 1, as each chunk of documents is placed.
     public mutating func index(_ items: consuming [SearchableItem], source: Source = .item, progress: ((Double) -> Void)? = nil) {
         codeTexts(of: &items)
-        if source == .item, indexesIntoEmptyDirectly, holdsNothing {
+        if source == .item, tuning.indexesIntoEmptyDirectly, holdsNothing {
             indexIntoEmpty(&items, progress: progress)
             return
         }
@@ -312,7 +262,7 @@ public struct SearchEngine: Sendable {
     /// (`PackedAttributes.sharing`). The cores share the sets in blocks
     /// (a million take about a second on two).
     private mutating func codeTexts(of items: inout [SearchableItem]) {
-        if textDictionary == nil, items.count >= textDictionaryMinimumBatch {
+        if textDictionary == nil, items.count >= tuning.textDictionaryMinimumBatch {
             textDictionary = Self.trainDictionary(on: items)
         }
         guard let dictionary = textDictionary, !items.isEmpty else { return }
@@ -634,7 +584,7 @@ public struct SearchEngine: Sendable {
         // itself: the reader, an engine made for the batch with the
         // records' links copied in, was six of the 48 allocations of a
         // one-item insert (and of the 25 of a delete).
-        guard order.count >= Self.sharedBuildMinimum else {
+        guard order.count >= EngineTuning.sharedBuildMinimum else {
             guard !order.isEmpty else { return }
             var built = order.map { buildDocument($0) }
             place(order[...], &built, holding: &holding)
@@ -730,10 +680,6 @@ public struct SearchEngine: Sendable {
     /// Documents rebuilt together: their tokens go into the trie in one pass.
     static let refreshChunk = 4_096
 
-    /// Documents a batch must build for the cores to share the building
-    /// (`buildDocuments`); fewer are built on the caller's thread.
-    static let sharedBuildMinimum = 128
-
     /// Puts the documents of `ids` (`built[i]` for `ids[i]`, or nothing) in
     /// their slots, taking them out of `built`; adds to `holding` the
     /// identifiers of those that hold their records.
@@ -811,7 +757,7 @@ public struct SearchEngine: Sendable {
         _ inputs: [Input], _ build: @escaping @Sendable (Input) -> BuiltDocument?
     ) -> [BuiltDocument?] {
         let workers = workerCount
-        guard workers > 1, inputs.count >= sharedBuildMinimum else { return inputs.map(build) }
+        guard workers > 1, inputs.count >= EngineTuning.sharedBuildMinimum else { return inputs.map(build) }
         var built = [BuiltDocument?](repeating: nil, count: inputs.count)
         built.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let out = buffer

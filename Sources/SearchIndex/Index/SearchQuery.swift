@@ -187,10 +187,13 @@ public struct SearchResponse: Sendable, Hashable {
     /// Every matching result, not only those returned.
     public var total: Int
     public var results: [SearchResult]
+    /// The strategy that answered, and why.
+    public var plan: QueryPlan
 
-    public init(query: String, total: Int, results: [SearchResult]) {
+    public init(query: String, total: Int, results: [SearchResult], plan: QueryPlan = QueryPlan(.nothing, why: .notSearched)) {
         self.query = query
         self.total = total
         self.results = results
+        self.plan = plan
     }
 }

@@ -35,13 +35,6 @@ final class SharedMarking: @unchecked Sendable {
     /// Runs not taken yet (a hint: the other thread may be taking one).
     var runsLeft: Int { max(0, runs.count - next.load(ordering: .relaxed)) }
 
-    /// Runs that must be left for the thread that made the results to
-    /// join the marking; with fewer, it waits for the other thread.
-    /// Joining costs a set of its own (a bit a slot to clear) and a merge
-    /// of the two sets, against the half of what is left that it takes:
-    /// worth it only when enough runs are left.
-    static let joiningRuns = 16
-
     /// The next run not taken yet, nil when every run is taken.
     func takeRun() -> Range<Int>? {
         let index = next.wrappingAdd(1, ordering: .relaxed).oldValue

@@ -45,9 +45,6 @@ struct TermProbe: Sendable {
         var text: String?
     }
 
-    /// A term that reaches more nodes than this (a long term with typos in
-    /// a dense part of the trie) is left to the node-cache evaluator.
-    static let maximumNodes = 2_048
     /// The code of "no hit".
     static let miss: UInt8 = .max
 
@@ -137,14 +134,19 @@ struct TermProbe: Sendable {
     /// each array a probe holds is a retain and a release.
     private var segments: Segments?
 
+    /// Whether a term can be probed: few enough nodes to test, and typos a
+    /// code can hold.
+    static func canProbe(_ matches: TokenTrie.TermMatches) -> Bool {
+        matches.prefix.count + matches.whole.count <= EngineTuning.probeNodeLimit
+            && matches.prefix.values.allSatisfy({ $0 <= 3 }) && matches.whole.values.allSatisfy({ $0 <= 3 })
+    }
+
     /// `testsNodes` false makes a probe that tests tokens given as text
     /// only (highlights): without the segments that `prefixCode(ofNode:trie:)`
     /// and the scan's tests read, which a term with typos would build for
     /// nothing (a few microseconds of a keystroke that shows results only).
     init?(matches: TokenTrie.TermMatches, trie: TokenTrie, testsNodes: Bool = true) {
-        guard matches.prefix.count + matches.whole.count <= Self.maximumNodes,
-            matches.prefix.values.allSatisfy({ $0 <= 3 }), matches.whole.values.allSatisfy({ $0 <= 3 })
-        else { return nil }
+        guard Self.canProbe(matches) else { return nil }
         orderedLimit = trie.orderedLimit
         // Heads are read off the trie paths: a term with typos reaches up to
         // thousands of nodes, and building each one's string would cost more

@@ -113,11 +113,11 @@ extension SearchEngine {
         try out.write(array: Self.layoutSizes)
         try out.write(UInt8(IndexingPreference.allCases.firstIndex(of: preference)!))
         try out.write(topListThreshold)
-        try out.write(scanEnabled)
-        try out.write(sortedGatherLimit)
-        try out.write(parallelScanMinimum)
-        try out.write(fieldMapMinimumDocuments)
-        try out.write(fieldMapQueryMinimumSlots)
+        try out.write(tuning.scanEnabled)
+        try out.write(tuning.sortedGatherLimit)
+        try out.write(tuning.parallelScanMinimum)
+        try out.write(tuning.fieldMapMinimumDocuments)
+        try out.write(tuning.fieldMapQueryMinimumSlots)
     }
 
     /// Records in the order of their documents, then the rest: the sets of
@@ -213,10 +213,6 @@ extension SearchEngine {
     static func postingCapacity(_ count: Int) -> Int {
         count >= 1_024 ? SnapshotReader.growingCapacity(count) : count
     }
-
-    /// Trie nodes from which they are built on every core (a compressed
-    /// trie has about two nodes per distinct token).
-    static let parallelNodeMinimum = 1_024
 
     /// Elements per chunk of a chunked section.
     private static let chunkSize = 1_024
@@ -413,11 +409,11 @@ extension SearchEngine {
         guard preferenceIndex < IndexingPreference.allCases.count else { throw SnapshotError(.malformed, "unknown indexing preference") }
         self.init(preference: IndexingPreference.allCases[preferenceIndex])
         topListThreshold = try input.read(Int.self)
-        scanEnabled = try input.readBool()
-        sortedGatherLimit = try input.read(Int.self)
-        parallelScanMinimum = try input.read(Int.self)
-        fieldMapMinimumDocuments = try input.read(Int.self)
-        fieldMapQueryMinimumSlots = try input.read(Int.self)
+        tuning.scanEnabled = try input.readBool()
+        tuning.sortedGatherLimit = try input.read(Int.self)
+        tuning.parallelScanMinimum = try input.read(Int.self)
+        tuning.fieldMapMinimumDocuments = try input.read(Int.self)
+        tuning.fieldMapQueryMinimumSlots = try input.read(Int.self)
 
         let (setStart, setCount) = try input.readArrayInPlace(of: UInt8.self)
         if external != nil, setCount != 0 { throw SnapshotError(.malformed, "the sets are both inside and outside the snapshot") }
@@ -732,7 +728,7 @@ extension SearchEngine {
         let nodes = [TokenTrie.Node](unsafeUninitializedCapacity: SnapshotReader.growingCapacity(count)) { buffer, initialized in
             nonisolated(unsafe) let out = buffer
             nonisolated(unsafe) let children = children, postings = postings
-            let workers = count >= Self.parallelNodeMinimum ? Self.workerCount : 1
+            let workers = count >= EngineTuning.parallelNodeMinimum ? Self.workerCount : 1
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
                 // Posting lists borrowed from the mapping when they can be
                 // (each worker's through an owner of its own: see `ChunkOwner`).

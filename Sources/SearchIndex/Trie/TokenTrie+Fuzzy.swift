@@ -48,7 +48,7 @@ extension TokenTrie {
     ///
     /// `passingOver` false walks every child a row (for tests: see `walk`).
     func matches(
-        for term: String, narrowing shorter: TermMatches?, splittingFrom splitMinimum: Int = splitWalkMinimumNodes,
+        for term: String, narrowing shorter: TermMatches?, splittingFrom splitMinimum: Int = EngineTuning.splitWalkMinimumNodes,
         passingOver: Bool = true
     ) -> TermMatches {
         Self.withScalars(of: term) { pattern in
@@ -109,9 +109,6 @@ extension TokenTrie {
             return result
         }
     }
-
-    /// From this many nodes a whole walk is shared between two threads.
-    static let splitWalkMinimumNodes = 200_000
 
     /// A whole walk on two threads at once, each below half of the root's
     /// children (the largest subtrees dealt out in turn), each with rows

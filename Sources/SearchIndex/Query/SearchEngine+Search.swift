@@ -34,113 +34,35 @@ extension SearchEngine {
     }
 
     /// Runs a query: AND of its terms, each a whole token or a prefix, with
-    /// typos allowed by length; ranked by the rules of SPEC 2.
+    /// typos allowed by length; ranked by the rules of SPEC 2, by the
+    /// strategy `plan` chooses. The response names it (`QueryPlan`).
     public func search(_ query: SearchQuery) -> SearchResponse {
+        func nothing(_ why: QueryPlan.Reason) -> SearchResponse {
+            SearchResponse(query: query.text, total: 0, results: [], plan: QueryPlan(.nothing, why: why))
+        }
         // Callers refuse such a query with `QueryLimits.problem`; the engine
         // answers nothing rather than spend time on one that slips through.
         guard query.text.utf8.count <= QueryLimits.maximumCharacters * 4, query.text.count <= QueryLimits.maximumCharacters else {
-            return SearchResponse(query: query.text, total: 0, results: [])
+            return nothing(.overLimit(characters: QueryLimits.maximumCharacters))
         }
         let terms = Tokenizer.queryTerms(query.text)
-        if terms.isEmpty, query.restricts { return searchByFiltersAlone(query) }
-        guard !terms.isEmpty, terms.count <= QueryLimits.maximumTerms else {
-            return SearchResponse(query: query.text, total: 0, results: [])
+        if terms.isEmpty, query.restricts {
+            var response = searchByFiltersAlone(query)
+            response.plan = QueryPlan(.filtersAlone, why: .filtersWithoutWords)
+            return response
         }
+        guard !terms.isEmpty else { return nothing(.noWords) }
+        guard terms.count <= QueryLimits.maximumTerms else { return nothing(.tooManyWords(limit: QueryLimits.maximumTerms)) }
         let matches = terms.map { termMatches.matches(for: $0, in: trie) }
-        if matches.contains(where: { $0.prefix.isEmpty && $0.whole.isEmpty }) {
-            return SearchResponse(query: query.text, total: 0, results: [])
+        if let unmatched = matches.firstIndex(where: { $0.prefix.isEmpty && $0.whole.isEmpty }) {
+            return nothing(.matchesNoToken(term: terms[unmatched]))
         }
         let exact = exactCandidates(terms: terms, query: query)
+        let plan = self.plan(terms: terms, matches: matches, query: query, exactFirst: !exact.isEmpty)
         guard exact.isEmpty else {
-            return searchExactFirst(exact, terms: terms, matches: matches, query: query)
+            return searchExactFirst(exact, plan: plan, terms: terms, matches: matches, query: query)
         }
-        return searchByRules(terms: terms, matches: matches, query: query)
-    }
-
-    /// The query answered by the first strategy that can, each ranking by
-    /// every rule but exact (`SearchEngine+Exact`).
-    func searchByRules(terms: [String], matches: [TokenTrie.TermMatches], query: SearchQuery) -> SearchResponse {
-        if terms.count == 1, let answer = searchFromTopLists(term: terms[0], matches: matches[0], query: query) {
-            return answer
-        }
-        if let mapped = searchByFieldMaps(terms: terms, matches: matches, query: query) { return mapped }
-        if let scanned = searchByScan(terms: terms, matches: matches, query: query) { return scanned }
-        return searchByEnumeration(terms: terms, matches: matches, query: query)
-    }
-
-    /// A one-term query answered from best lists (`rankFromTopLists`),
-    /// or nil when it must be enumerated.
-    ///
-    /// A count that marks many postings one by one runs on the other core
-    /// (`ParallelWork.both`) while this one ranks and makes the results,
-    /// which need nothing from it; this one then joins the marking, run
-    /// by run (`SharedMarking`). A five-letter term reaches four-letter
-    /// prefixes with its typos (its letters but one): many postings in a
-    /// large index, the count's share of such keystrokes.
-    private func searchFromTopLists(term: String, matches: TokenTrie.TermMatches, query: SearchQuery) -> SearchResponse? {
-        guard topListsMayAnswer(matches, query: query) else { return nil }
-        // A space typed after the term ends it: a second term is coming,
-        // which will want this one's code map.
-        let ended = query.text.last?.isWhitespace ?? false
-        func results() -> [SearchResult]? {
-            guard let ranked = rankFromTopLists(matches: matches, query: query) else { return nil }
-            var evaluators = [TermEvaluator(matches: matches)]
-            // Node tests only for the matched tokens an explanation names.
-            // The ranked documents' slots and sets were read together as
-            // they were ranked (`rankFromTopLists`): no second `gather`.
-            let probes = TermProbe(matches: matches, trie: trie, testsNodes: query.explainsMatches).map { [$0] }
-            // One array for every result: written in the call, `[term]`
-            // would be a new array a result.
-            let terms = [term]
-            let termsAreASCII = Self.areASCII(terms)
-            let deferred = DeferredHighlights(terms: terms, termsAreASCII: termsAreASCII, probes: probes)
-            return ranked.map {
-                makeResult(
-                    doc: $0.doc, key: $0.key, terms: terms, termsAreASCII: termsAreASCII, probes: probes,
-                    deferred: deferred, evaluators: &evaluators, query: query)
-            }
-        }
-        let plan = countPlan(matches, of: term, mapsBroadTerm: ended)
-        func count() -> Int { matchCount(matches, of: term, plan: plan, now: query.now) }
-        if ParallelWork.workerCount > 1, plan.markedPostings >= sharedCountMarkingMinimum,
-            case .marked(let base)? = plan.counting,
-            let marking = sharedMarking(of: matches, roots: plan.roots, outside: base)
-        {
-            // This thread joins the marking once its results are made,
-            // when enough of it is left (`SharedMarking.joiningRuns`).
-            let cover = base.map(subtreeCover)
-            var answer: [SearchResult]?
-            withUnsafeMutablePointer(to: &answer) { answerOut in
-                nonisolated(unsafe) let answerOut = answerOut
-                ParallelWork.both(
-                    {
-                        answerOut.pointee = results()
-                        // No results from the lists: the query is enumerated, and counts again.
-                        if answerOut.pointee != nil, marking.runsLeft >= SharedMarking.joiningRuns {
-                            mark(marking, thread: 0, outside: cover)
-                        }
-                    },
-                    { mark(marking, thread: 1, outside: cover) })
-            }
-            guard let answer else { return nil }
-            let total = matchCount(
-                matches, of: term, plan: plan, now: query.now, premarked: mergedBits(marking, outside: cover))
-            return SearchResponse(query: query.text, total: total, results: answer)
-        }
-        guard ParallelWork.workerCount > 1, plan.markedPostings >= sharedCountMinimum else {
-            guard let answer = results() else { return nil }
-            return SearchResponse(query: query.text, total: count(), results: answer)
-        }
-        var answer: [SearchResult]?
-        var total = 0
-        withUnsafeMutablePointer(to: &answer) { answerOut in
-            withUnsafeMutablePointer(to: &total) { totalOut in
-                nonisolated(unsafe) let (answerOut, totalOut) = (answerOut, totalOut)
-                ParallelWork.both({ answerOut.pointee = results() }, { totalOut.pointee = count() })
-            }
-        }
-        guard let answer else { return nil }
-        return SearchResponse(query: query.text, total: total, results: answer)
+        return run(plan, terms: terms, matches: matches, query: query)
     }
 
     /// Reads, for every document about to become a result, its rank, its

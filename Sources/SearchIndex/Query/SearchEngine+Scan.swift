@@ -32,7 +32,7 @@ extension SearchEngine {
     /// Answers the query by scanning, or nil when a term is too fuzzy for
     /// probes (the caller then enumerates with node caches).
     func searchByScan(terms: [String], matches: [TokenTrie.TermMatches], query: SearchQuery) -> SearchResponse? {
-        guard scanEnabled, terms.count <= 32 else { return nil }
+        guard tuning.scanEnabled, terms.count <= Self.scanTermLimit else { return nil }
         var probes: [TermProbe] = []
         for match in matches {
             guard let probe = TermProbe(matches: match, trie: trie) else { return nil }
@@ -101,7 +101,7 @@ extension SearchEngine {
         // out would have missed that term's probe: nothing else changes.
         if !candidates.isEverySlot {
             for term in 1..<order.count where orderedCodes[term] == nil
-                && estimates[order[term]] <= Self.prefilterRatio * candidateSlots.count
+                && estimates[order[term]] <= EngineTuning.prefilterRatio * candidateSlots.count
             {
                 let bits = documentBits(of: matches[order[term]], roots: trie.topmost(of: matches[order[term]].prefix)).bits
                 var kept = 0
@@ -272,7 +272,7 @@ extension SearchEngine {
             let run = lookingUp ? lookUp : scan
             // A broad query is split between the cores; each part keeps its
             // own best and count, merged after.
-            let workers = candidateCount >= parallelCandidateMinimum ? Self.workerCount : 1
+            let workers = candidateCount >= tuning.parallelCandidateMinimum ? Self.workerCount : 1
             let parts = Self.inParts(of: candidateCount, workers: workers) { range -> KeptCandidates in
                 var part = KeptCandidates(limit: limit)
                 run(range, &part)
@@ -446,10 +446,6 @@ extension SearchEngine {
     /// (`touchRuns`), so their cache misses overlap (runs of 16 to 64 do
     /// about as well).
     static let touchRunLength = 32
-
-    /// A probed term is first matched against the candidates by its
-    /// postings when it has at most this many per candidate.
-    static let prefilterRatio = 16
 
     /// A bit per document slot, set where the term matches: a token under
     /// one of `roots` (its topmost prefix nodes, `TokenTrie.topmost(of:)`:
@@ -676,7 +672,7 @@ extension SearchEngine {
         }
         var slots: [UInt32] = []
         var codes: [UInt8] = []
-        if estimate <= sortedGatherLimit {
+        if estimate <= tuning.sortedGatherLimit {
             // Few: (slot, code) pairs put in slot order, the least code
             // of each slot kept.
             var pairs: [UInt64] = []

@@ -54,7 +54,7 @@ extension SearchEngine {
     /// each) for no faster keystroke, as a broad term (`isBroad`: one slot
     /// in sixteen) between the two walks its postings into its code map
     /// instead, once while it is typed (`TermMatchCache`).
-    var fieldMapMinimum: Int { max(fieldMapMinimumDocuments, documents.count / 10) }
+    var fieldMapMinimum: Int { max(tuning.fieldMapMinimumDocuments, documents.count / 10) }
 
     /// The best field of each slot's tokens in `node`'s subtree (see
     /// `FieldMap`: slots past its end have none).
@@ -81,14 +81,8 @@ extension SearchEngine {
     /// postings (`subtreeCover`).
     var fieldMapWalkLimit: Int { fieldMapMinimum / 4 }
 
-    /// Maps below a subtree that keeps no map may stand for it. One: a
-    /// cover of several maps cost a code map a merge of each and a count
-    /// a test of each per posting (a shallow prefix over a dozen large
-    /// children's maps paid that on every keystroke).
-    static let coverMapLimit = 1
-
     /// Whether `node`'s subtree keeps a field map: it is large, and its
-    /// parts (`partsCost`) are more than `coverMapLimit` maps or leave
+    /// parts (`partsCost`) are more than `EngineTuning.coverMapLimit` maps or leave
     /// more than `fieldMapWalkLimit` postings to walk (or it has one already).
     func keepsFieldMap(ofSubtree node: Int32) -> Bool {
         topLists.fieldMap(node) != nil || (trie[node].documentCount >= fieldMapMinimum && !coverStands(for: node))
@@ -101,7 +95,7 @@ extension SearchEngine {
 
     /// Whether a subtree's parts are few enough to stand for it.
     private func coverFits(_ cost: (maps: Int, unmapped: Int)) -> Bool {
-        cost.maps <= Self.coverMapLimit && cost.unmapped <= fieldMapWalkLimit
+        cost.maps <= EngineTuning.coverMapLimit && cost.unmapped <= fieldMapWalkLimit
     }
 
     /// The maps and postings that read `node`'s subtree through its parts
@@ -131,7 +125,7 @@ extension SearchEngine {
     }
 
     /// A large subtree read as a field map and postings: its own map if it
-    /// keeps one, else the one map among its parts (`coverMapLimit`) and
+    /// keeps one, else the one map among its parts (`EngineTuning.coverMapLimit`) and
     /// the postings of the other parts, its residual.
     struct SubtreeCover {
         /// The subtree's map, or the map of the one part that has one.
@@ -243,7 +237,7 @@ extension SearchEngine {
     func termCodeMap(_ matches: TokenTrie.TermMatches) -> TermCodeMap {
         let (mapped, marked, residuals) = codeMapParts(matches)
         let slotCount = documents.count
-        if marked.reduce(0, { $0 + $1.postings }) >= sharedMarkingMinimum, slotCount >= parallelScanMinimum,
+        if marked.reduce(0, { $0 + $1.postings }) >= tuning.sharedMarkingMinimum, slotCount >= tuning.parallelScanMinimum,
             Self.workerCount > 1
         {
             var map = sharedTermCodeMap(mapped: mapped, marked: marked)
@@ -253,7 +247,7 @@ extension SearchEngine {
         var hits = 0
         let codes = [UInt8](unsafeUninitializedCapacity: slotCount) { buffer, initialized in
             let codes = UnsafeMutableBufferPointer(rebasing: buffer[..<slotCount])
-            hits = Self.merge(mapped, into: codes, sharing: slotCount >= parallelScanMinimum)
+            hits = Self.merge(mapped, into: codes, sharing: slotCount >= tuning.parallelScanMinimum)
             initialized = slotCount
             hits += Self.mark(marked, of: trie, into: codes)
             hits += Self.mark(residuals, into: codes)
@@ -599,42 +593,36 @@ extension SearchEngine {
     /// or nil when the index is too small for code maps or the term has
     /// more typos than a code can hold.
     private func reach(of matches: TokenTrie.TermMatches) -> Int? {
-        guard documents.count >= fieldMapQueryMinimumSlots,
+        guard documents.count >= tuning.fieldMapQueryMinimumSlots,
             matches.prefix.values.allSatisfy({ $0 <= 3 }), matches.whole.values.allSatisfy({ $0 <= 3 })
         else { return nil }
         return matches.prefix.keys.reduce(0) { $0 + trie[$1].documentCount }
             + matches.whole.keys.reduce(0) { $0 + trie[$1].postingList.count }
     }
 
-    /// Terms that reach and have postings in at least one slot in this many,
-    /// broad or not, are answered from code maps with the rest of their
-    /// query (`searchByFieldMaps`) when every other term is so too.
-    ///
-    /// A term between one slot in sixty-four and one in sixteen would drive
-    /// a scan: its postings gathered from up to dozens of typo nodes'
-    /// lists, a random write each, and every candidate looked up, which in
-    /// a large index costs more than a pass over every slot. With fewer
-    /// postings the scan is the cheaper, which sets this bound.
-    static let fieldMapQueryShare = 64
-
     /// Whether a term is read from a code map in `searchByFieldMaps` (see
-    /// `fieldMapQueryShare`).
+    /// `EngineTuning.fieldMapQueryShare`).
     private func answersFromCodeMaps(_ matches: TokenTrie.TermMatches) -> Bool {
         guard let reach = reach(of: matches) else { return false }
-        let (slots, share) = (documents.count, Self.fieldMapQueryShare)
+        let (slots, share) = (documents.count, EngineTuning.fieldMapQueryShare)
         return isBroad(reach: reach) || (reach * share >= slots && matches.estimatedPostings(in: trie) * share >= slots)
     }
 
-    /// Answers a query of several broad terms from code maps, or nil when a
-    /// term is narrow enough for the scan to be cheaper (it then probes only
-    /// that term's documents): see `fieldMapQueryShare`.
-    func searchByFieldMaps(terms: [String], matches: [TokenTrie.TermMatches], query: SearchQuery) -> SearchResponse? {
+    /// Whether `searchByFieldMaps` answers: two to eight terms, no filter,
+    /// a large index, and every term broad enough that the scan would be
+    /// dearer (it probes only the narrowest term's documents): see
+    /// `EngineTuning.fieldMapQueryShare`.
+    func fieldMapsMayAnswer(terms: [String], matches: [TokenTrie.TermMatches], query: SearchQuery) -> Bool {
         let slotCount = documents.count
-        guard scanEnabled, terms.count >= 2, terms.count <= 8, !query.restricts,
-            slotCount > 0, slotCount >= fieldMapQueryMinimumSlots
-        else { return nil }
-        guard matches.allSatisfy({ answersFromCodeMaps($0) }) else { return nil }
+        guard tuning.scanEnabled, terms.count >= 2, terms.count <= 8, !query.restricts,
+            slotCount > 0, slotCount >= tuning.fieldMapQueryMinimumSlots
+        else { return false }
+        return matches.allSatisfy { answersFromCodeMaps($0) }
+    }
 
+    /// Answers a query of several broad terms from code maps; the caller
+    /// has planned it (`fieldMapsMayAnswer`).
+    func searchByFieldMaps(terms: [String], matches: [TokenTrie.TermMatches], query: SearchQuery) -> SearchResponse? {
         let termCodes = terms.indices.map { self.termCodes(of: terms[$0], matches: matches[$0]) }
         let now = query.now.timeIntervalSinceReferenceDate
         let limit = max(0, query.limit)
@@ -669,16 +657,16 @@ extension SearchEngine {
     /// The term's field maps, when they hold nearly every hit it has:
     /// each large node it reaches is read from one map (its subtree's,
     /// or its own postings' for a whole word), at most
-    /// `MappedTermCodes.mapLimit` of them, and the postings beside them
+    /// `EngineTuning.mappedTermMapLimit` of them, and the postings beside them
     /// (small nodes, covers' residuals) are at most
-    /// `MappedTermCodes.extraLimit`. Nil for any other term, whose code
+    /// `EngineTuning.mappedTermExtraLimit`. Nil for any other term, whose code
     /// map has postings to mark.
     func mappedTermCodes(_ matches: TokenTrie.TermMatches) -> MappedTermCodes? {
         let parts = codeMapParts(matches)
-        guard !parts.mapped.isEmpty, parts.mapped.count <= MappedTermCodes.mapLimit else { return nil }
+        guard !parts.mapped.isEmpty, parts.mapped.count <= EngineTuning.mappedTermMapLimit else { return nil }
         var extras: [(slot: Int, code: UInt8)] = []
         func addExtras(_ postings: UnsafeBufferPointer<TokenTrie.Posting>, base: UInt8) -> Bool {
-            guard extras.count + postings.count <= MappedTermCodes.extraLimit else { return false }
+            guard extras.count + postings.count <= EngineTuning.mappedTermExtraLimit else { return false }
             for posting in postings { extras.append((Int(posting.doc), base + posting.field)) }
             return true
         }
@@ -687,7 +675,7 @@ extension SearchEngine {
         }
         for list in parts.marked {
             // A subtree's count bounds its postings: none is walked past the limit.
-            guard list.postings <= MappedTermCodes.extraLimit - extras.count else { return nil }
+            guard list.postings <= EngineTuning.mappedTermExtraLimit - extras.count else { return nil }
             var fits = true
             if list.whole {
                 fits = trie.withPostings(of: list.node) { addExtras($0, base: list.base) }
@@ -730,10 +718,10 @@ extension SearchEngine {
         var sums = [V](unsafeUninitializedCapacity: slotCount) { _, initialized in initialized = slotCount }
         var blockLeasts = [V](unsafeUninitializedCapacity: blockCount) { _, initialized in initialized = blockCount }
         let missed = V.missed
-        let workers = slotCount >= parallelScanMinimum ? Self.workerCount : 1
+        let workers = slotCount >= tuning.parallelScanMinimum ? Self.workerCount : 1
         let documentsView = documents
         var kept = KeptCandidates(limit: limit)
-        let chunkSize = max(1, rulesChunkSize)
+        let chunkSize = max(1, tuning.rulesChunkSize)
         sums.withUnsafeMutableBufferPointer { sumsBuffer in
         blockLeasts.withUnsafeMutableBufferPointer { leastsBuffer in
             nonisolated(unsafe) let (sums, leasts) = (sumsBuffer, leastsBuffer)
@@ -823,9 +811,9 @@ extension SearchEngine {
                         kept.offer(PackedCandidate(key: ruleBits | ranks[slot].keyBits, doc: UInt32(slot)), precedes: precedes)
                     }
                 }
-                if blocks.count <= Self.tierRefinementRatio * limit || tiers.count < slotCount {
+                if blocks.count <= EngineTuning.tierRefinementRatio * limit || tiers.count < slotCount {
                     // Each listed block's slots at or below the bound, as bits.
-                    let blockWorkers = blocks.count * blockSize >= parallelScanMinimum ? workers : 1
+                    let blockWorkers = blocks.count * blockSize >= tuning.parallelScanMinimum ? workers : 1
                     let parts = Self.inParts(of: blocks.count, workers: blockWorkers) { part -> KeptCandidates in
                         var kept = KeptCandidates(limit: limit)
                         for block in blocks[part].lazy.map(Int.init) {
@@ -843,7 +831,7 @@ extension SearchEngine {
                 }
                 let tiered = Self.tieredBlocks(
                     blocks, sums: sums, tiers: tiers, limit: limit,
-                    workers: blocks.count * blockSize >= parallelScanMinimum ? workers : 1)
+                    workers: blocks.count * blockSize >= tuning.parallelScanMinimum ? workers : 1)
                 for block in tiered.blocks.lazy.map(Int.init) {
                     for slot in (block * blockSize)..<min(slotCount, (block + 1) * blockSize)
                     where V.tiered(sums[slot], tier: tiers[slot]) <= tiered.bound {
@@ -863,10 +851,6 @@ extension SearchEngine {
         }}
         return kept
     }
-
-    /// Blocks at or below the rule bound beyond this many for each result
-    /// wanted are bounded again with their slots' tiers (`tieredBlocks`).
-    static let tierRefinementRatio = 2
 
     /// Bit `i` set when slot `64 × block + i` has a value at or below
     /// `bound` (values and bound below 2³¹).

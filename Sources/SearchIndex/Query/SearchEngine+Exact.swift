@@ -124,16 +124,18 @@ extension SearchEngine {
     /// exact documents on it, fills what they leave (it holds at most as
     /// many exact documents as there are).
     func searchExactFirst(
-        _ candidates: ExactCandidates, terms: [String], matches: [TokenTrie.TermMatches], query: SearchQuery
+        _ candidates: ExactCandidates, plan: QueryPlan, terms: [String], matches: [TokenTrie.TermMatches], query: SearchQuery
     ) -> SearchResponse {
         let first = exactResults(candidates, terms: terms, matches: matches, query: query)
         var counting = query
         if first.count >= query.limit { counting.limit = 0 }
-        let response = searchByRules(terms: terms, matches: matches, query: counting)
+        var response = run(plan, terms: terms, matches: matches, query: counting)
         let named = Set(first.map(\.uniqueIdentifier))
         let rest = response.results.lazy.filter { !named.contains($0.uniqueIdentifier) }
-        return SearchResponse(
-            query: response.query, total: response.total, results: first + rest.prefix(max(0, query.limit - first.count)))
+        response.results = first + rest.prefix(max(0, query.limit - first.count))
+        // Candidates filed under the words that all turn out not exact (a tag that agreed by chance).
+        response.plan.exactFirst = !first.isEmpty
+        return response
     }
 }
 

@@ -145,18 +145,13 @@ extension SearchEngine {
                 offered += trie[child.node].subtreeCount
             }
         }
-        if byteMap.isEmpty, offered >= Self.bestFieldByteMapMinimum {
+        if byteMap.isEmpty, offered >= EngineTuning.bestFieldByteMapMinimum {
             byteMap = [UInt8](repeating: Self.noField, count: documents.count)
         }
         let list = best(bestFields(node, childLists: childLists, walked: walked, offered: offered, byteMap: &byteMap))
         if trie[node].documentCount > topListThreshold { topLists.store(subtree: list, tail: listTail(list), for: node) }
         return list
     }
-
-    /// From this many postings offered, a subtree's documents are told
-    /// apart by a byte per slot rather than a hash table, whose hashing
-    /// would be much of warming the lists.
-    static let bestFieldByteMapMinimum = 4_096
 
     /// Each document among the postings of `node`, the entries of
     /// `childLists` and the postings under `walked`, with its best field:
@@ -208,7 +203,7 @@ extension SearchEngine {
     /// every large subtree now, so that no keystroke pays for the first
     /// computation (after a bulk load, say).
     public func warmTopLists() {
-        let mapsServe = documents.count >= fieldMapQueryMinimumSlots
+        let mapsServe = documents.count >= tuning.fieldMapQueryMinimumSlots
         // Subtrees under different first scalars share no list or map: the
         // cores warm them apart, largest first, dealt out in turn.
         let starts = trie.children(of: TokenTrie.root).map(\.node)
@@ -216,7 +211,7 @@ extension SearchEngine {
             .sorted { trie[$0].documentCount > trie[$1].documentCount }
         // The maps a query borrows to gather many candidates, made now
         // rather than by the first such query.
-        if documents.count > sortedGatherLimit { Self.slotScratch.prepare(slots: documents.count) }
+        if documents.count > tuning.sortedGatherLimit { Self.slotScratch.prepare(slots: documents.count) }
         let workers = min(Self.workerCount, starts.count)
         guard workers > 1 else { return warm(from: starts, mapsServe: mapsServe) }
         let engine = self
@@ -261,7 +256,7 @@ extension SearchEngine {
     /// before proving its part sends the query back to full enumeration.
     /// The term's count (`matchCount`) is left to the caller, which may
     /// run it on another core meanwhile; the caller has checked
-    /// `topListsMayAnswer`. Every document ranked has had its slot and
+    /// `topListReach`. Every document ranked has had its slot and
     /// set read (`gather`), for the results the caller makes of them.
     func rankFromTopLists(matches: TokenTrie.TermMatches, query: SearchQuery) -> [RankedSlot]? {
         let limit = query.limit
@@ -390,13 +385,89 @@ extension SearchEngine {
         keepValue(sink)
     }
 
-    /// Whether `rankFromTopLists` may answer: no domain filter, a limit the
-    /// lists hold, and matches reaching more than `topListAnswerMinimum`
-    /// documents.
-    func topListsMayAnswer(_ matches: TokenTrie.TermMatches, query: SearchQuery) -> Bool {
-        guard !query.restricts, query.limit <= TopListCache.capacity / 2 else { return false }
+    /// A one-term query answered from best lists (`rankFromTopLists`), or
+    /// nil when a list ran out before the page was full; the caller has
+    /// planned it (`topListReach`).
+    ///
+    /// A count that marks many postings one by one runs on the other core
+    /// (`ParallelWork.both`) while this one ranks and makes the results,
+    /// which need nothing from it; this one then joins the marking, run
+    /// by run (`SharedMarking`). A five-letter term reaches four-letter
+    /// prefixes with its typos (its letters but one): many postings in a
+    /// large index, the count's share of such keystrokes.
+    func searchFromTopLists(term: String, matches: TokenTrie.TermMatches, query: SearchQuery) -> SearchResponse? {
+        // A space typed after the term ends it: a second term is coming,
+        // which will want this one's code map.
+        let ended = query.text.last?.isWhitespace ?? false
+        func results() -> [SearchResult]? {
+            guard let ranked = rankFromTopLists(matches: matches, query: query) else { return nil }
+            var evaluators = [TermEvaluator(matches: matches)]
+            // Node tests only for the matched tokens an explanation names.
+            // The ranked documents' slots and sets were read together as
+            // they were ranked (`rankFromTopLists`): no second `gather`.
+            let probes = TermProbe(matches: matches, trie: trie, testsNodes: query.explainsMatches).map { [$0] }
+            // One array for every result: written in the call, `[term]`
+            // would be a new array a result.
+            let terms = [term]
+            let termsAreASCII = Self.areASCII(terms)
+            let deferred = DeferredHighlights(terms: terms, termsAreASCII: termsAreASCII, probes: probes)
+            return ranked.map {
+                makeResult(
+                    doc: $0.doc, key: $0.key, terms: terms, termsAreASCII: termsAreASCII, probes: probes,
+                    deferred: deferred, evaluators: &evaluators, query: query)
+            }
+        }
+        let plan = countPlan(matches, of: term, mapsBroadTerm: ended)
+        func count() -> Int { matchCount(matches, of: term, plan: plan, now: query.now) }
+        if ParallelWork.workerCount > 1, plan.markedPostings >= tuning.sharedCountMarkingMinimum,
+            case .marked(let base)? = plan.counting,
+            let marking = sharedMarking(of: matches, roots: plan.roots, outside: base)
+        {
+            // This thread joins the marking once its results are made,
+            // when enough of it is left (`EngineTuning.joiningRuns`).
+            let cover = base.map(subtreeCover)
+            var answer: [SearchResult]?
+            withUnsafeMutablePointer(to: &answer) { answerOut in
+                nonisolated(unsafe) let answerOut = answerOut
+                ParallelWork.both(
+                    {
+                        answerOut.pointee = results()
+                        // No results from the lists: the query is enumerated, and counts again.
+                        if answerOut.pointee != nil, marking.runsLeft >= EngineTuning.joiningRuns {
+                            mark(marking, thread: 0, outside: cover)
+                        }
+                    },
+                    { mark(marking, thread: 1, outside: cover) })
+            }
+            guard let answer else { return nil }
+            let total = matchCount(
+                matches, of: term, plan: plan, now: query.now, premarked: mergedBits(marking, outside: cover))
+            return SearchResponse(query: query.text, total: total, results: answer)
+        }
+        guard ParallelWork.workerCount > 1, plan.markedPostings >= tuning.sharedCountMinimum else {
+            guard let answer = results() else { return nil }
+            return SearchResponse(query: query.text, total: count(), results: answer)
+        }
+        var answer: [SearchResult]?
+        var total = 0
+        withUnsafeMutablePointer(to: &answer) { answerOut in
+            withUnsafeMutablePointer(to: &total) { totalOut in
+                nonisolated(unsafe) let (answerOut, totalOut) = (answerOut, totalOut)
+                ParallelWork.both({ answerOut.pointee = results() }, { totalOut.pointee = count() })
+            }
+        }
+        guard let answer else { return nil }
+        return SearchResponse(query: query.text, total: total, results: answer)
+    }
+
+
+    /// The documents a term's prefixes reach when `rankFromTopLists` may
+    /// answer it (no filter, a limit the lists hold, and more than
+    /// `topListAnswerMinimum` of them), else nil.
+    func topListReach(_ matches: TokenTrie.TermMatches, query: SearchQuery) -> Int? {
+        guard !query.restricts, query.limit <= TopListCache.capacity / 2 else { return nil }
         let reach = matches.prefix.keys.reduce(0) { $0 + trie[$1].documentCount }
-        return reach > topListAnswerMinimum
+        return reach > topListAnswerMinimum ? reach : nil
     }
 
     /// Documents a one-term query's prefix matches must reach (summed over
@@ -542,7 +613,7 @@ extension SearchEngine {
     /// subtree too, unless a keystroke made its code map already, a space
     /// ended the term (`mapsBroadTerm`: the second term will want the
     /// map), it reaches two broad subtrees, or its other matches have more
-    /// than `countingMarkLimit` postings. (A code map for a mere count was
+    /// than `EngineTuning.countingMarkLimit` postings. (A code map for a mere count was
     /// a megabyte to clear and the broad node's map to unpack at every
     /// keystroke, and the next keystroke's longer term needed another.)
     /// With the choice, the postings it marks one by one (0 for a code map).
@@ -558,7 +629,7 @@ extension SearchEngine {
             base = root
         }
         let marked = postings(of: matches, roots: roots, outside: base)
-        return marked <= Self.countingMarkLimit ? (.marked(outside: base), marked) : (.codeMap, 0)
+        return marked <= EngineTuning.countingMarkLimit ? (.marked(outside: base), marked) : (.codeMap, 0)
     }
 
     /// The postings of the matches outside `base` (all of them without
@@ -572,12 +643,6 @@ extension SearchEngine {
         return postings
     }
 
-    /// Postings a count marks one by one, a bit a slot, before a code
-    /// map counts instead: a bit a slot costs less than a byte a slot,
-    /// with no byte map to clear, so up to four times what the cores
-    /// would share marking a code map (the keystrokes are insensitive to
-    /// the exact bound).
-    static let countingMarkLimit = 262_144
 }
 
 /// The query-independent part of a document's rank, kept beside `documents`
