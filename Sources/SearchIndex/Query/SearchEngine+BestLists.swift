@@ -267,17 +267,6 @@ extension SearchEngine {
         // each copy a retain of every identifier in it.
         ranked.reserveCapacity(limit + engaged.count)
 
-        // Documents are read in place: a copy retains every string it holds.
-        func rank(_ entry: TopEntry, typos: Int, whole: Bool) -> RankedSlot {
-            documents.withUnsafeBufferPointer { documents in
-                documents.withDocument(at: Int(entry.doc)) { document in
-                    RankedSlot(key: RankingKey(
-                        typos: typos, wholeWords: whole ? 1 : 0, fieldScore: Int(entry.field), engagement: 0,
-                        rankingHint: ranks[Int(entry.doc)].rankingHint, sources: document.sourceCount, titleLength: document.titleLength,
-                        uniqueIdentifier: document.uniqueIdentifier), doc: entry.doc)
-                }.unsafelyUnwrapped
-            }
-        }
         let expiry = expiryTest(at: query.now)
 
         /// Takes from `lists` (each sorted, each complete or not) in merged
@@ -319,7 +308,7 @@ extension SearchEngine {
                 chosen.append(entry)
             }
             gather(chosen.map(\.doc))
-            for entry in chosen { ranked.append(rank(entry, typos: typos, whole: whole)) }
+            for entry in chosen { ranked.append(rankedSlot(entry, typos: typos, whole: whole)) }
             return true
         }
 
@@ -327,46 +316,80 @@ extension SearchEngine {
         // hashed every node of the term's again, for every keystroke).
         let bound = max(matches.prefix.values.max() ?? 0, matches.whole.values.max() ?? 0)
         for typos in 0...bound where ranked.count < limit {
-            let wholeNodes = matches.whole.compactMap { $0.value == typos ? $0.key : nil }.sorted()
-            let wholeLists = wholeNodes.map { node -> (entries: [TopEntry], complete: Bool) in
-                let list = ownTopList(node)
-                return (list, list.count == trie[node].postingList.count)
-            }
-            guard take(wholeLists, typos: typos, whole: true) else { return nil }
+            guard take(wholeLists(matches, typos: typos), typos: typos, whole: true) else { return nil }
             if ranked.count >= limit { break }
             // The whole bucket is used up: all its documents are in `seen`.
-            let prefixNodes = matches.prefix.compactMap { $0.value == typos ? $0.key : nil }.sorted()
             // A list not kept is made as long as this bucket can take, with
             // room for as many skipped (expired, engaged, taken already).
             let keeping = 2 * (limit - ranked.count)
-            let prefixLists = prefixNodes.map { node -> (entries: [TopEntry], complete: Bool) in
-                let list = trie[node].documentCount > topListThreshold
-                    ? subtreeTopList(node)
-                    : topLists.subtree(node) ?? transientTopList(node, keeping: keeping)
-                return (list, list.count == trie[node].documentCount)
-            }
-            guard take(prefixLists, typos: typos, whole: false) else { return nil }
+            guard take(prefixLists(matches, typos: typos, keeping: keeping), typos: typos, whole: false) else { return nil }
         }
-        var evaluator = TermEvaluator(matches: matches)
-        // Read together, as `take` reads the documents it chooses: the
-        // results read every ranked document's slot and set.
-        if !engaged.isEmpty { gather(Array(engaged)) }
-        for doc in engaged {
-            guard let document = documents[Int(doc)], expiry.isUnexpired(doc),
-                let hit = evaluator.bestHit(slot: doc, tokens: tokens, trie: trie)
-            else { continue }
-            ranked.append(RankedSlot(key: RankingKey(
-                typos: Int(hit.typos), wholeWords: hit.whole ? 1 : 0, fieldScore: Int(hit.field),
-                engagement: engagementScore(of: document.uniqueIdentifier, at: query.now).score,
-                rankingHint: ranks[Int(doc)].rankingHint, sources: document.sourceCount, titleLength: document.titleLength,
-                uniqueIdentifier: document.uniqueIdentifier), doc: doc))
-        }
+        appendEngaged(engaged, matching: matches, expiry: expiry, now: query.now, to: &ranked)
         // Taken bucket by bucket, each in static order, the list is in rank
         // order already; only engaged documents join out of order.
         if !engaged.isEmpty { ranked.sort { $0.key < $1.key } }
         // Cut in place: `Array(prefix(limit))` copied every slot kept.
         if ranked.count > limit { ranked.removeLast(ranked.count - limit) }
         return ranked
+    }
+
+    /// A best list's entry as a ranked slot of a one-term query. The
+    /// document is read in place: a copy retains every string it holds.
+    private func rankedSlot(_ entry: TopEntry, typos: Int, whole: Bool) -> RankedSlot {
+        documents.withUnsafeBufferPointer { documents in
+            documents.withDocument(at: Int(entry.doc)) { document in
+                RankedSlot(key: RankingKey(
+                    typos: typos, wholeWords: whole ? 1 : 0, fieldScore: Int(entry.field), engagement: 0,
+                    rankingHint: ranks[Int(entry.doc)].rankingHint, sources: document.sourceCount, titleLength: document.titleLength,
+                    uniqueIdentifier: document.uniqueIdentifier), doc: entry.doc)
+            }.unsafelyUnwrapped
+        }
+    }
+
+    /// The own lists of the whole words matched with `typos`, and whether
+    /// each holds every posting of its word.
+    private func wholeLists(_ matches: TokenTrie.TermMatches, typos: Int) -> [(entries: [TopEntry], complete: Bool)] {
+        matches.whole.compactMap { $0.value == typos ? $0.key : nil }.sorted().map { node in
+            let list = ownTopList(node)
+            return (list, list.count == trie[node].postingList.count)
+        }
+    }
+
+    /// The subtree lists of the prefixes matched with `typos` (one made for
+    /// the query, `keeping` long, where none is kept), and whether each
+    /// holds every document of its subtree.
+    private func prefixLists(
+        _ matches: TokenTrie.TermMatches, typos: Int, keeping: Int
+    ) -> [(entries: [TopEntry], complete: Bool)] {
+        matches.prefix.compactMap { $0.value == typos ? $0.key : nil }.sorted().map { node in
+            let list = trie[node].documentCount > topListThreshold
+                ? subtreeTopList(node)
+                : topLists.subtree(node) ?? transientTopList(node, keeping: keeping)
+            return (list, list.count == trie[node].documentCount)
+        }
+    }
+
+    /// Ranks each unexpired engaged document the term matches by its full
+    /// key, engagement included, after `ranked` (which the caller sorts).
+    private func appendEngaged(
+        _ engaged: Set<UInt32>, matching matches: TokenTrie.TermMatches, expiry: ExpiryTest, now: Date,
+        to ranked: inout [RankedSlot]
+    ) {
+        guard !engaged.isEmpty else { return }
+        var evaluator = TermEvaluator(matches: matches)
+        // Read together, as `take` reads the documents it chooses: the
+        // results read every ranked document's slot and set.
+        gather(Array(engaged))
+        for doc in engaged {
+            guard let document = documents[Int(doc)], expiry.isUnexpired(doc),
+                let hit = evaluator.bestHit(slot: doc, tokens: tokens, trie: trie)
+            else { continue }
+            ranked.append(RankedSlot(key: RankingKey(
+                typos: Int(hit.typos), wholeWords: hit.whole ? 1 : 0, fieldScore: Int(hit.field),
+                engagement: engagementScore(of: document.uniqueIdentifier, at: now).score,
+                rankingHint: ranks[Int(doc)].rankingHint, sources: document.sourceCount, titleLength: document.titleLength,
+                uniqueIdentifier: document.uniqueIdentifier), doc: doc))
+        }
     }
 
     /// Reads the ranks of the entries `rankFromTopLists` may compare when

@@ -702,154 +702,184 @@ extension SearchEngine {
     /// are read slot by slot. (Every slot at the bound was listed and
     /// turned away by its tier before, a branch and two loads a slot: two
     /// fifths of the slowest broad keystrokes.)
-    // Specialised for both widths: the closures below were left generic,
-    // every slot's sum a call through the protocol (three times slower).
+    // Specialised for both widths, as are the steps: left generic, every
+    // slot's sum was a call through the protocol (three times slower).
     @_specialize(where V == UInt8)
     @_specialize(where V == UInt16)
     private func keptCandidates<V: RuleSum>(
         _: V.Type, termCodes: [TermCodes], now: Double, limit: Int
     ) -> KeptCandidates {
         let slotCount = documents.count
-        let blockSize = Self.leastBlockSize
-        let blockCount = (slotCount + blockSize - 1) / blockSize
+        let blockCount = (slotCount + Self.leastBlockSize - 1) / Self.leastBlockSize
         // Left uninitialised: the first term's pass writes every slot, and
         // the pass every block's least (the zeroing was a pass of its own,
         // a twentieth of a broad query).
         var sums = [V](unsafeUninitializedCapacity: slotCount) { _, initialized in initialized = slotCount }
         var blockLeasts = [V](unsafeUninitializedCapacity: blockCount) { _, initialized in initialized = blockCount }
-        let missed = V.missed
         let workers = slotCount >= tuning.parallelScanMinimum ? Self.workerCount : 1
-        let documentsView = documents
         var kept = KeptCandidates(limit: limit)
-        let chunkSize = max(1, tuning.rulesChunkSize)
-        sums.withUnsafeMutableBufferPointer { sumsBuffer in
-        blockLeasts.withUnsafeMutableBufferPointer { leastsBuffer in
-            nonisolated(unsafe) let (sums, leasts) = (sumsBuffer, leastsBuffer)
-            // The code maps' bytes, held by `termCodes` until the query is done.
-            let mapBases = termCodes.map { codes -> UnsafePointer<UInt8>? in
-                guard case .map(let map) = codes else { return nil }
-                return map.withUnsafeBufferPointer { $0.baseAddress }
-            }
-            // A chunk at a time, term by term, each a plain loop over bytes
-            // (vectorised); then the chunk's matches counted and its
-            // finished blocks' leasts found, while the chunk is in the
-            // first cache. (Each term over a whole part, then a count, goes
-            // through every slot's sums three times.) Parts start on a
-            // block's edge: each block's least
-            // is one part's to write.
-            let totals = termCodes.withUnsafeBufferPointer { termCodes in
-                Self.inParts(of: slotCount, workers: workers, alignedTo: blockSize) { part -> Int in
-                    // A mapped term's codes for one chunk.
-                    let run = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: chunkSize)
-                    defer { run.deallocate() }
-                    var total = 0
-                    var nextBlock = part.lowerBound / blockSize
-                    var chunkStart = part.lowerBound
-                    while chunkStart < part.upperBound {
-                        let chunk = chunkStart..<min(part.upperBound, chunkStart + chunkSize)
-                        let target = sums.baseAddress! + chunk.lowerBound
-                        for index in termCodes.indices {
-                            // `codes[0]` is the chunk's first slot's.
-                            let codes: UnsafePointer<UInt8>
-                            switch termCodes[index] {
-                            case .map:
-                                // A code map has a byte for every slot, and there are some.
-                                codes = mapBases[index]! + chunk.lowerBound
-                            case .mapped(let mapped):
-                                mapped.fill(chunk, into: run)
-                                codes = UnsafePointer(run.baseAddress!)
-                            }
-                            if index == 0 {
-                                for offset in 0..<chunk.count { target[offset] = V.part(ofCode: codes[offset]) }
-                            } else {
-                                for offset in 0..<chunk.count { target[offset] = V.adding(V.part(ofCode: codes[offset]), to: target[offset]) }
-                            }
-                        }
-                        total += Self.countAtMost(missed - 1, in: UnsafeBufferPointer(rebasing: sums[chunk])).count
-                        // The part's last block may be short only at the end of the slots.
-                        let finished = chunk.upperBound == part.upperBound
-                            ? (part.upperBound + blockSize - 1) / blockSize : chunk.upperBound / blockSize
-                        Self.writeBlockLeasts(of: UnsafeBufferPointer(sums), blocks: nextBlock..<finished, into: leasts)
-                        nextBlock = max(nextBlock, finished)
-                        chunkStart = chunk.upperBound
-                    }
-                    return total
-                }
-            }
-            kept.total = totals.reduce(0, +)
-            // Only an expired slot that held its block's least can raise
-            // it; each such block is read again once, after them all (a
-            // block of many expired slots was read again for each).
-            var raisedBlocks: Set<Int> = []
-            for slot in expiringDocuments.lazy.map(Int.init) where expirations[slot] <= now {
-                if sums[slot] < missed { kept.total -= 1 }
-                if sums[slot] == leasts[slot / blockSize] { raisedBlocks.insert(slot / blockSize) }
-                sums[slot] = .max
-            }
-            for block in raisedBlocks {
-                Self.writeBlockLeasts(of: UnsafeBufferPointer(sums), blocks: block..<(block + 1), into: leasts)
-            }
+        sums.withUnsafeMutableBufferPointer { sums in
+        blockLeasts.withUnsafeMutableBufferPointer { leasts in
+            kept.total = sumRuleValues(of: termCodes, into: sums, leasts: leasts, workers: workers)
+            kept.total -= dropExpired(at: now, from: sums, leasts: leasts)
             guard limit > 0 else { return }
-            // The blocks holding a sum at or below the bound: about `limit`
-            // of them, unless many share the bound.
-            let bound = Self.bound(reachedBy: limit, blockLeasts: UnsafeBufferPointer(leasts), missed: missed)
-            let blocks = Self.slots(in: 0..<blockCount, of: UnsafeBufferPointer(leasts), atMost: bound)
-            ranks.withUnsafeBufferPointer { ranks in
-            rankTiers.withUnsafeBufferPointer { tiers in
-            engagedSlots.withUnsafeBufferPointer { engagedSlots in
-                let precedes = Self.packedOrder(ranks: ranks, documents: documentsView)
-                let sums = UnsafeBufferPointer(sums)
-                /// Offers `slot` (a match at or below the bound) to `kept`.
-                @inline(__always)
-                func offer(_ slot: Int, to kept: inout KeptCandidates) {
-                    let ruleBits = V.ruleBits(of: sums[slot])
-                    if engagedSlots[slot] {
-                        kept.engaged.append(PackedCandidate(key: ruleBits | ranks[slot].keyBits, doc: UInt32(slot)))
-                    } else if !kept.isFull
-                        || !Self.isBeaten(ruleBits: ruleBits, slot: slot, worst: kept.heap[0], tiers: tiers, ranks: ranks)
-                    {
-                        kept.offer(PackedCandidate(key: ruleBits | ranks[slot].keyBits, doc: UInt32(slot)), precedes: precedes)
-                    }
-                }
-                if blocks.count <= EngineTuning.tierRefinementRatio * limit || tiers.count < slotCount {
-                    // Each listed block's slots at or below the bound, as bits.
-                    let blockWorkers = blocks.count * blockSize >= tuning.parallelScanMinimum ? workers : 1
-                    let parts = Self.inParts(of: blocks.count, workers: blockWorkers) { part -> KeptCandidates in
-                        var kept = KeptCandidates(limit: limit)
-                        for block in blocks[part].lazy.map(Int.init) {
-                            var mask = Self.mask(ofBlock: block, in: sums, atMost: bound)
-                            while mask != 0 {
-                                offer(block * blockSize + mask.trailingZeroBitCount, to: &kept)
-                                mask &= mask &- 1
-                            }
-                        }
-                        return kept
-                    }
-                    // Parts kept no totals (counted above): only their best are merged.
-                    for part in parts { kept.absorb(part, precedes: precedes) }
-                    return
-                }
-                let tiered = Self.tieredBlocks(
-                    blocks, sums: sums, tiers: tiers, limit: limit,
-                    workers: blocks.count * blockSize >= tuning.parallelScanMinimum ? workers : 1)
-                for block in tiered.blocks.lazy.map(Int.init) {
-                    for slot in (block * blockSize)..<min(slotCount, (block + 1) * blockSize)
-                    where V.tiered(sums[slot], tier: tiers[slot]) <= tiered.bound {
-                        offer(slot, to: &kept)
-                    }
-                }
-                // A slot with views ranks by its engagement before its tier:
-                // one with the bound's rule values, whatever its tier, may be
-                // among the results.
-                for slot in engagedDocuments().lazy.map(Int.init)
-                where slot < slotCount && engagedSlots[slot] && V.Tiered(sums[slot]) <= tiered.bound >> 8
-                    && V.tiered(sums[slot], tier: tiers[slot]) > tiered.bound
-                {
-                    kept.engaged.append(PackedCandidate(key: V.ruleBits(of: sums[slot]) | ranks[slot].keyBits, doc: UInt32(slot)))
-                }
-            }}}
+            keepBest(of: UnsafeBufferPointer(sums), leasts: UnsafeBufferPointer(leasts), workers: workers, into: &kept)
         }}
         return kept
+    }
+
+    /// Sums each slot's rule values over the terms into `sums`, writes each
+    /// block's least into `leasts`, and returns the slots that every term matched.
+    ///
+    /// A chunk at a time, term by term, each a plain loop over bytes
+    /// (vectorised); then the chunk's matches counted and its finished
+    /// blocks' leasts found, while the chunk is in the first cache. (Each
+    /// term over a whole part, then a count, goes through every slot's sums
+    /// three times.) Parts start on a block's edge: each block's least is
+    /// one part's to write.
+    @_specialize(where V == UInt8)
+    @_specialize(where V == UInt16)
+    private func sumRuleValues<V: RuleSum>(
+        of termCodes: [TermCodes], into sumsBuffer: UnsafeMutableBufferPointer<V>,
+        leasts leastsBuffer: UnsafeMutableBufferPointer<V>, workers: Int
+    ) -> Int {
+        nonisolated(unsafe) let (sums, leasts) = (sumsBuffer, leastsBuffer)
+        let (slotCount, blockSize, missed) = (sums.count, Self.leastBlockSize, V.missed)
+        let chunkSize = max(1, tuning.rulesChunkSize)
+        // The code maps' bytes, held by `termCodes` until the query is done.
+        let mapBases = termCodes.map { codes -> UnsafePointer<UInt8>? in
+            guard case .map(let map) = codes else { return nil }
+            return map.withUnsafeBufferPointer { $0.baseAddress }
+        }
+        let totals = termCodes.withUnsafeBufferPointer { termCodes in
+            Self.inParts(of: slotCount, workers: workers, alignedTo: blockSize) { part -> Int in
+                // A mapped term's codes for one chunk.
+                let run = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: chunkSize)
+                defer { run.deallocate() }
+                var total = 0
+                var nextBlock = part.lowerBound / blockSize
+                var chunkStart = part.lowerBound
+                while chunkStart < part.upperBound {
+                    let chunk = chunkStart..<min(part.upperBound, chunkStart + chunkSize)
+                    let target = sums.baseAddress! + chunk.lowerBound
+                    for index in termCodes.indices {
+                        // `codes[0]` is the chunk's first slot's.
+                        let codes: UnsafePointer<UInt8>
+                        switch termCodes[index] {
+                        case .map:
+                            // A code map has a byte for every slot, and there are some.
+                            codes = mapBases[index]! + chunk.lowerBound
+                        case .mapped(let mapped):
+                            mapped.fill(chunk, into: run)
+                            codes = UnsafePointer(run.baseAddress!)
+                        }
+                        if index == 0 {
+                            for offset in 0..<chunk.count { target[offset] = V.part(ofCode: codes[offset]) }
+                        } else {
+                            for offset in 0..<chunk.count { target[offset] = V.adding(V.part(ofCode: codes[offset]), to: target[offset]) }
+                        }
+                    }
+                    total += Self.countAtMost(missed - 1, in: UnsafeBufferPointer(rebasing: sums[chunk])).count
+                    // The part's last block may be short only at the end of the slots.
+                    let finished = chunk.upperBound == part.upperBound
+                        ? (part.upperBound + blockSize - 1) / blockSize : chunk.upperBound / blockSize
+                    Self.writeBlockLeasts(of: UnsafeBufferPointer(sums), blocks: nextBlock..<finished, into: leasts)
+                    nextBlock = max(nextBlock, finished)
+                    chunkStart = chunk.upperBound
+                }
+                return total
+            }
+        }
+        return totals.reduce(0, +)
+    }
+
+    /// Sets the sums of slots expired at `now` past every bound and returns
+    /// how many of them were matches. Only an expired slot that held its
+    /// block's least can raise it; each such block is read again once,
+    /// after them all (a block of many expired slots was read again for each).
+    @_specialize(where V == UInt8)
+    @_specialize(where V == UInt16)
+    private func dropExpired<V: RuleSum>(
+        at now: Double, from sums: UnsafeMutableBufferPointer<V>, leasts: UnsafeMutableBufferPointer<V>
+    ) -> Int {
+        let blockSize = Self.leastBlockSize
+        var dropped = 0
+        var raisedBlocks: Set<Int> = []
+        for slot in expiringDocuments.lazy.map(Int.init) where expirations[slot] <= now {
+            if sums[slot] < V.missed { dropped += 1 }
+            if sums[slot] == leasts[slot / blockSize] { raisedBlocks.insert(slot / blockSize) }
+            sums[slot] = .max
+        }
+        for block in raisedBlocks {
+            Self.writeBlockLeasts(of: UnsafeBufferPointer(sums), blocks: block..<(block + 1), into: leasts)
+        }
+        return dropped
+    }
+
+    /// Offers `kept` the slots at or below the `limit`th least block sum:
+    /// the blocks holding such a sum (about `limit` of them, unless many
+    /// share the bound), else those blocks bounded again with their slots'
+    /// rank tiers (`tieredBlocks`) and the engaged slots that bound passes over.
+    @_specialize(where V == UInt8)
+    @_specialize(where V == UInt16)
+    private func keepBest<V: RuleSum>(
+        of sums: UnsafeBufferPointer<V>, leasts: UnsafeBufferPointer<V>, workers: Int, into kept: inout KeptCandidates
+    ) {
+        let (slotCount, blockSize, limit) = (sums.count, Self.leastBlockSize, kept.limit)
+        let bound = Self.bound(reachedBy: limit, blockLeasts: leasts, missed: V.missed)
+        let blocks = Self.slots(in: 0..<leasts.count, of: leasts, atMost: bound)
+        let documentsView = documents
+        ranks.withUnsafeBufferPointer { ranks in
+        rankTiers.withUnsafeBufferPointer { tiers in
+        engagedSlots.withUnsafeBufferPointer { engagedSlots in
+            let precedes = Self.packedOrder(ranks: ranks, documents: documentsView)
+            /// Offers `slot` (a match at or below the bound) to `kept`.
+            @inline(__always)
+            func offer(_ slot: Int, to kept: inout KeptCandidates) {
+                let ruleBits = V.ruleBits(of: sums[slot])
+                if engagedSlots[slot] {
+                    kept.engaged.append(PackedCandidate(key: ruleBits | ranks[slot].keyBits, doc: UInt32(slot)))
+                } else if !kept.isFull
+                    || !Self.isBeaten(ruleBits: ruleBits, slot: slot, worst: kept.heap[0], tiers: tiers, ranks: ranks)
+                {
+                    kept.offer(PackedCandidate(key: ruleBits | ranks[slot].keyBits, doc: UInt32(slot)), precedes: precedes)
+                }
+            }
+            let blockWorkers = blocks.count * blockSize >= tuning.parallelScanMinimum ? workers : 1
+            if blocks.count <= EngineTuning.tierRefinementRatio * limit || tiers.count < slotCount {
+                // Each listed block's slots at or below the bound, as bits.
+                let parts = Self.inParts(of: blocks.count, workers: blockWorkers) { part -> KeptCandidates in
+                    var kept = KeptCandidates(limit: limit)
+                    for block in blocks[part].lazy.map(Int.init) {
+                        var mask = Self.mask(ofBlock: block, in: sums, atMost: bound)
+                        while mask != 0 {
+                            offer(block * blockSize + mask.trailingZeroBitCount, to: &kept)
+                            mask &= mask &- 1
+                        }
+                    }
+                    return kept
+                }
+                // Parts kept no totals (counted above): only their best are merged.
+                for part in parts { kept.absorb(part, precedes: precedes) }
+                return
+            }
+            let tiered = Self.tieredBlocks(blocks, sums: sums, tiers: tiers, limit: limit, workers: blockWorkers)
+            for block in tiered.blocks.lazy.map(Int.init) {
+                for slot in (block * blockSize)..<min(slotCount, (block + 1) * blockSize)
+                where V.tiered(sums[slot], tier: tiers[slot]) <= tiered.bound {
+                    offer(slot, to: &kept)
+                }
+            }
+            // A slot with views ranks by its engagement before its tier:
+            // one with the bound's rule values, whatever its tier, may be
+            // among the results.
+            for slot in engagedDocuments().lazy.map(Int.init)
+            where slot < slotCount && engagedSlots[slot] && V.Tiered(sums[slot]) <= tiered.bound >> 8
+                && V.tiered(sums[slot], tier: tiers[slot]) > tiered.bound
+            {
+                kept.engaged.append(PackedCandidate(key: V.ruleBits(of: sums[slot]) | ranks[slot].keyBits, doc: UInt32(slot)))
+            }
+        }}}
     }
 
     /// Bit `i` set when slot `64 × block + i` has a value at or below

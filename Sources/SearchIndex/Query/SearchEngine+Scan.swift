@@ -30,28 +30,54 @@ extension SearchEngine {
     }
 
     /// Answers the query by scanning, or nil when a term is too fuzzy for
-    /// probes (the caller then enumerates with node caches).
+    /// probes; the caller has planned it (`QueryPlan.Strategy.scan`).
     func searchByScan(terms: [String], matches: [TokenTrie.TermMatches], query: SearchQuery) -> SearchResponse? {
-        guard tuning.scanEnabled, terms.count <= Self.scanTermLimit else { return nil }
+        guard tuning.scanEnabled, terms.count <= Self.scanTermLimit,
+            let order = scanOrder(terms: terms, matches: matches)
+        else { return nil }
+        let candidates = scanCandidates(order, terms: terms, matches: matches)
+        let kept = withScanPass(order, candidates, query: query) { pass in
+            pass.run(workers: pass.candidateCount >= tuning.parallelCandidateMinimum ? Self.workerCount : 1)
+        }
+        return response(from: kept, terms: terms, matches: matches, probes: order.termOrderProbes, query: query)
+    }
+
+    /// The order a scan reads a query's terms in, and how it reads each.
+    struct ScanOrder {
+        /// Term indexes in probing order: the driver first, then the most selective.
+        var order: [Int]
+        /// Each term's estimated postings, in term order.
+        var estimates: [Int]
+        /// The probes in probing order, and in term order.
+        var probes: [TermProbe]
+        var termOrderProbes: [TermProbe]
+        /// In probing order: the codes a term is read from per candidate
+        /// (its code map, or the field maps it would be merged from), or
+        /// nil when it is probed; these hold the lookups' bytes alive.
+        var codes: [TermCodes?]
+        var lookups: [SlotCodeLookup?]
+
+        var driverIndex: Int { order[0] }
+    }
+
+    /// Chooses the driving term, the one whose postings make the whole
+    /// query cheapest (often a term with typos: its probe costs most), and
+    /// probes the most selective terms first. A broad term ("h" in "daio
+    /// h"), or one whose code map a recent keystroke built ("leyfa" while
+    /// "leyfa v" became "leyfa vet"), is looked up per candidate in its
+    /// code map, or in the field maps it would be merged from, not probed:
+    /// a probe reads the candidate's token run, a cache miss or two away
+    /// at a million items. A map is built only once the term is known not
+    /// to drive, and only when its field maps do not cover it. Nil when a
+    /// term cannot be probed.
+    func scanOrder(terms: [String], matches: [TokenTrie.TermMatches]) -> ScanOrder? {
         var probes: [TermProbe] = []
         for match in matches {
             guard let probe = TermProbe(matches: match, trie: trie) else { return nil }
             probes.append(probe)
         }
-        // The driving term's hits are read off its postings; every other
-        // term is probed on each candidate. Drive with the term that makes
-        // that cheapest (often a term with typos: its probe costs most),
-        // then probe the most selective terms first.
         let estimates = matches.map { $0.estimatedPostings(in: trie) }
         let slotCount = max(1, documents.count)
-        // A broad term ("h" in "daio h"), or one whose code map a recent
-        // keystroke built ("leyfa" while "leyfa v" became "leyfa vet"), is
-        // looked up per candidate in its code map, or in the field maps it
-        // would be merged from, not probed: a probe reads the candidate's
-        // token run, a cache miss or two away at a million items, and then
-        // every token of it.
-        // A map is built only once the term is known not to drive, and
-        // only when its field maps do not cover it (`mappedTermCodes`).
         let knownMaps = terms.map { termMatches.knownCodeMap(for: $0)?.codes }
         let mapped = terms.indices.map { knownMaps[$0] != nil || isBroad(matches[$0]) }
         func cost(drivenBy driver: Int) -> Double {
@@ -63,70 +89,69 @@ extension SearchEngine {
         }
         let driverIndex = probes.indices.min { cost(drivenBy: $0) < cost(drivenBy: $1) }!
         let order = [driverIndex] + probes.indices.filter { $0 != driverIndex }.sorted { estimates[$0] < estimates[$1] }
-        let termOrderProbes = probes
-        probes = order.map { probes[$0] }
-        // The terms read per candidate: from a code map, or from the field
-        // maps a code map would be merged from (`MappedTermCodes`).
-        let orderedCodes = order.map { index -> TermCodes? in
+        let codes = order.map { index -> TermCodes? in
             guard index != driverIndex, mapped[index] else { return knownMaps[index].map { .map($0) } }
             return termCodes(of: terms[index], matches: matches[index])
         }
-        let driver = matches[driverIndex]
-        // Held alive by `orderedCodes` until the scan is done.
-        let termLookups = orderedCodes.map { codes -> SlotCodeLookup? in
+        let lookups = codes.map { codes -> SlotCodeLookup? in
             switch codes {
             case .map(let map)?: map.withUnsafeBufferPointer { $0.baseAddress }.map(SlotCodeLookup.init(codes:))
             case .mapped(let mapped)?: SlotCodeLookup(mapped: mapped)
             case nil: nil
             }
         }
+        return ScanOrder(
+            order: order, estimates: estimates, probes: order.map { probes[$0] }, termOrderProbes: probes,
+            codes: codes, lookups: lookups)
+    }
 
-        let now = query.now.timeIntervalSinceReferenceDate
-        let checkExpiry = !nothingHasExpired(at: now)
-        let limit = max(0, query.limit)
-        var kept = KeptCandidates(limit: limit)
-        // Remembered: while the next word is typed, the same term drives.
-        let candidates = termMatches.scanCandidates(for: terms[driverIndex]) {
-            scanCandidates(driver: driver, estimate: estimates[driverIndex])
+    /// A scan's candidates: every slot, or the driver's documents with its code for each.
+    struct ScanCandidateList {
+        var isEverySlot: Bool
+        var slots: [UInt32] = []
+        var codes: [UInt8] = []
+    }
+
+    /// The driver's candidates (remembered: while the next word is typed,
+    /// the same term drives), less those a probed term with few postings
+    /// strikes out first ("hamf" in "daio hamf": 22k postings, 15k
+    /// candidates, 343 matches), by a bit per slot marked from its
+    /// postings: a mark is a read in a list, a probe a cache miss or two
+    /// into the candidate's token run. Those struck out would have missed
+    /// that term's probe: nothing else changes.
+    func scanCandidates(_ order: ScanOrder, terms: [String], matches: [TokenTrie.TermMatches]) -> ScanCandidateList {
+        let driver = order.driverIndex
+        let found = termMatches.scanCandidates(for: terms[driver]) {
+            scanCandidates(driver: matches[driver], estimate: order.estimates[driver])
         }
-        var (candidateSlots, candidateCodes): ([UInt32], [UInt8]) = switch candidates {
-        case .everySlot: ([], [])
-        case .coded(let slots, let codes): (slots, codes)
-        }
-        // A probed term with few postings beside many candidates ("hamf" in
-        // "daio hamf": 22k postings, 15k candidates, 343 matches) first
-        // strikes out the candidates it cannot match, by a bit per slot
-        // marked from its postings: a mark is a read in a list, a probe a
-        // cache miss or two into the candidate's token run. Those struck
-        // out would have missed that term's probe: nothing else changes.
-        if !candidates.isEverySlot {
-            for term in 1..<order.count where orderedCodes[term] == nil
-                && estimates[order[term]] <= EngineTuning.prefilterRatio * candidateSlots.count
-            {
-                let bits = documentBits(of: matches[order[term]], roots: trie.topmost(of: matches[order[term]].prefix)).bits
-                var kept = 0
-                for position in candidateSlots.indices {
-                    let slot = Int(candidateSlots[position])
-                    guard bits[slot >> 6] & (1 << UInt64(slot & 63)) != 0 else { continue }
-                    candidateSlots[kept] = candidateSlots[position]
-                    candidateCodes[kept] = candidateCodes[position]
-                    kept += 1
-                }
-                candidateSlots.removeLast(candidateSlots.count - kept)
-                candidateCodes.removeLast(candidateCodes.count - kept)
+        guard case .coded(var slots, var codes) = found else { return ScanCandidateList(isEverySlot: true) }
+        for term in 1..<order.order.count where order.codes[term] == nil
+            && order.estimates[order.order[term]] <= EngineTuning.prefilterRatio * slots.count
+        {
+            let probed = matches[order.order[term]]
+            let bits = documentBits(of: probed, roots: trie.topmost(of: probed.prefix)).bits
+            var kept = 0
+            for position in slots.indices {
+                let slot = Int(slots[position])
+                guard bits[slot >> 6] & (1 << UInt64(slot & 63)) != 0 else { continue }
+                slots[kept] = slots[position]
+                codes[kept] = codes[position]
+                kept += 1
             }
+            slots.removeLast(slots.count - kept)
+            codes.removeLast(codes.count - kept)
         }
-        let candidateCount = candidates.isEverySlot ? documents.count : candidateSlots.count
-        let filters = query.restricts
-        let trieView = self.trie
-        let documentsView = documents
-        // One loop over unsafe views bound once: reading an array through
-        // `self` in the loop retains it, and a nested function capturing a
-        // variable pays a dynamic exclusivity check on every access, which
-        // matters a million times over.
-        withExtendedLifetime(orderedCodes) {
-        termLookups.withUnsafeBufferPointer { lookups in
-        probes.withUnsafeBufferPointer { probes in
+        return ScanCandidateList(isEverySlot: false, slots: slots, codes: codes)
+    }
+
+    /// Binds every buffer a scan reads, once, for `body`.
+    func withScanPass<R>(
+        _ order: ScanOrder, _ candidates: ScanCandidateList, query: SearchQuery, _ body: (ScanPass) -> R
+    ) -> R {
+        let now = query.now.timeIntervalSinceReferenceDate
+        return withExtendedLifetime(order.codes) {
+        order.lookups.withUnsafeBufferPointer { lookups in
+        order.probes.withUnsafeBufferPointer { probes in
         tokens.words.withUnsafeBufferPointer { words in
         tokens.starts.withUnsafeBufferPointer { starts in
         tokens.counts.withUnsafeBufferPointer { counts in
@@ -134,153 +159,16 @@ extension SearchEngine {
         ranks.withUnsafeBufferPointer { ranks in
         rankTiers.withUnsafeBufferPointer { tiers in
         engagedSlots.withUnsafeBufferPointer { engagedSlots in
-        candidateSlots.withUnsafeBufferPointer { candidateSlots in
-        candidateCodes.withUnsafeBufferPointer { candidateCodes in
-            let coded = !candidates.isEverySlot
-            let precedes = Self.packedOrder(ranks: ranks, documents: documentsView)
-            /// Scans the candidates at `positions` into `kept`: gathered
-            /// candidates a run of `touchRunLength` at a time, each run's
-            /// reads made first (`touchRuns`).
-            func scan(_ positions: Range<Int>, into kept: inout KeptCandidates) {
-                guard coded else { return scanRun(positions, into: &kept) }
-                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: Self.touchRunLength) { touchedStarts in
-                    var sink: UInt32 = 0
-                    var runStart = positions.lowerBound
-                    while runStart < positions.upperBound {
-                        let run = runStart..<min(positions.upperBound, runStart + Self.touchRunLength)
-                        sink &+= touchRuns(run, starts: touchedStarts)
-                        scanRun(run, into: &kept)
-                        runStart = run.upperBound
-                    }
-                    keepValue(sink)
-                }
-            }
-            /// Reads, for the gathered candidates at `positions`, their
-            /// token runs' starts and counts, their rank tiers (which
-            /// `isBeaten` reads), and the first word of each run, in two
-            /// tight passes (a pass for each step of the chain, as
-            /// `gather`): the candidates lie far apart, and met one at a
-            /// time in `scanRun` each was two or three cache misses after
-            /// another. Returns a sum of what it read, for `keepValue`.
-            func touchRuns(_ positions: Range<Int>, starts touched: UnsafeMutableBufferPointer<UInt32>) -> UInt32 {
-                var sink: UInt32 = 0
-                for position in positions {
-                    let slot = Int(candidateSlots[position])
-                    // Past the columns: no run, and a start no word has.
-                    guard slot < counts.count else { touched[position - positions.lowerBound] = .max; continue }
-                    touched[position - positions.lowerBound] = starts[slot]
-                    sink &+= counts[slot] &+ UInt32(slot < tiers.count ? tiers[slot] : 0)
-                }
-                for start in touched[..<positions.count] where Int(start) < words.count { sink &+= words[Int(start)] }
-                return sink
-            }
-            /// Scans the candidates at `positions` into `kept`, one by one.
-            func scanRun(_ positions: Range<Int>, into kept: inout KeptCandidates) {
-            candidateLoop: for position in positions {
-                // `driverCode`, when known, stands for the first probe.
-                let slot = coded ? candidateSlots[position] : UInt32(position)
-                let driverCode: UInt8? = coded ? candidateCodes[position] : nil
-                let slotIndex = Int(slot)
-                guard slotIndex < counts.count, counts[slotIndex] > 0,
-                    !checkExpiry || slotIndex >= expirations.count || expirations[slotIndex] > now
-                else { continue }
-                let start = Int(starts[slotIndex])
-                let span = start..<(start + Int(counts[slotIndex]))
-                let engagedSlot = engagedSlots[slotIndex]
-                // Once the heap is full, a document whose key cannot beat its
-                // worst even if every other term hit a whole title word is
-                // only counted: its probes stop at the first matching token.
-                // Its rank's tier tells without the rank itself most of the
-                // time (`isBeaten`).
-                if kept.isFull, !engagedSlot, !filters {
-                    let driverKey = driverCode.map {
-                        UInt64($0 >> 3) << 56 | UInt64(($0 >> 2) & 1) << 48 | UInt64($0 & 3) << 40
-                    } ?? 0
-                    if limit == 0 || Self.isBeaten(
-                        ruleBits: driverKey, slot: slotIndex, worst: kept.heap[0], tiers: tiers, ranks: ranks)
-                    {
-                        for term in probes.indices where !(term == 0 && driverCode != nil) {
-                            if let lookup = lookups[term] {
-                                if lookup[slotIndex] == TermProbe.miss { continue candidateLoop }
-                            } else if !probes[term].matchesAny(in: span, words: words, trie: trieView) {
-                                continue candidateLoop
-                            }
-                        }
-                        kept.total += 1
-                        continue
-                    }
-                }
-                var typos: UInt64 = 0, prefixOnly: UInt64 = 0, fieldSum: UInt64 = 0
-                for term in probes.indices {
-                    let code = term == 0 && driverCode != nil
-                        ? driverCode!
-                        : lookups[term].map { $0[slotIndex] }
-                            ?? probes[term].bestCode(in: span, words: words, trie: trieView)
-                    if code == TermProbe.miss { continue candidateLoop }
-                    typos += UInt64(code >> 3)
-                    prefixOnly += UInt64((code >> 2) & 1)
-                    fieldSum += UInt64(code & 3)
-                }
-                if filters {
-                    guard let document = documents[slotIndex], query.admits(document) else { continue }
-                }
-                kept.total += 1
-                guard limit > 0 else { continue }
-                let candidate = PackedCandidate(
-                    key: typos << 56 | prefixOnly << 48 | fieldSum << 40 | ranks[slotIndex].keyBits, doc: slot)
-                if engagedSlot {
-                    kept.engaged.append(candidate)
-                } else {
-                    kept.offer(candidate, precedes: precedes)
-                }
-            }
-            }
-            /// The same when every term after the driver is read from its
-            /// code map: a candidate costs a byte per term, and its static
-            /// rank (a cache miss at a million items) only when its rule
-            /// values could enter the heap; its token run is never read.
-            let packedCodes = Self.packedCodeKeys
-            func lookUp(_ positions: Range<Int>, into kept: inout KeptCandidates) {
-            candidateLoop: for position in positions {
-                let slotIndex = Int(candidateSlots[position])
-                var codeKey = packedCodes[Int(candidateCodes[position])]
-                for term in 1..<lookups.count {
-                    let code = lookups[term]![slotIndex]
-                    if code == TermProbe.miss { continue candidateLoop }
-                    codeKey &+= packedCodes[Int(code)]
-                }
-                if checkExpiry, expirations[slotIndex] <= now { continue }
-                kept.total += 1
-                guard limit > 0 else { continue }
-                let engagedSlot = engagedSlots[slotIndex]
-                if !engagedSlot, kept.isFull,
-                    Self.isBeaten(ruleBits: codeKey, slot: slotIndex, worst: kept.heap[0], tiers: tiers, ranks: ranks)
-                {
-                    continue
-                }
-                let rank = ranks[slotIndex]
-                let candidate = PackedCandidate(
-                    key: codeKey | rank.keyBits, doc: UInt32(slotIndex))
-                if engagedSlot {
-                    kept.engaged.append(candidate)
-                } else {
-                    kept.offer(candidate, precedes: precedes)
-                }
-            }
-            }
-            let lookingUp = coded && !filters && lookups.dropFirst().allSatisfy { $0 != nil }
-            let run = lookingUp ? lookUp : scan
-            // A broad query is split between the cores; each part keeps its
-            // own best and count, merged after.
-            let workers = candidateCount >= tuning.parallelCandidateMinimum ? Self.workerCount : 1
-            let parts = Self.inParts(of: candidateCount, workers: workers) { range -> KeptCandidates in
-                var part = KeptCandidates(limit: limit)
-                run(range, &part)
-                return part
-            }
-            for part in parts { kept.absorb(part, precedes: precedes) }
+        candidates.slots.withUnsafeBufferPointer { candidateSlots in
+        candidates.codes.withUnsafeBufferPointer { candidateCodes in
+            body(ScanPass(
+                lookups: lookups, probes: probes, words: words, starts: starts, counts: counts,
+                expirations: expirations, ranks: ranks, tiers: tiers, engagedSlots: engagedSlots,
+                candidateSlots: candidateSlots, candidateCodes: candidateCodes, coded: !candidates.isEverySlot,
+                candidateCount: candidates.isEverySlot ? documents.count : candidates.slots.count,
+                trie: trie, documents: documents, query: query, now: now, checkExpiry: !nothingHasExpired(at: now),
+                limit: max(0, query.limit), precedes: Self.packedOrder(ranks: ranks, documents: documents)))
         }}}}}}}}}}}}
-        return response(from: kept, terms: terms, matches: matches, probes: termOrderProbes, query: query)
     }
 
     /// The response for what a scan kept: the kept documents ranked with

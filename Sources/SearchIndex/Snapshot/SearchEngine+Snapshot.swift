@@ -540,7 +540,7 @@ extension SearchEngine {
     }
 
     /// Keeps a snapshot's bytes alive for the values of one chunk that borrow them.
-    private final class ChunkOwner: Sendable {
+    final class ChunkOwner: Sendable {
         let owner: AnyObject & Sendable
         init(_ owner: AnyObject & Sendable) { self.owner = owner }
     }
@@ -651,110 +651,6 @@ extension SearchEngine {
             sources.insert(source)
         }
         return sources
-    }
-
-    private static func readTrie(from input: inout SnapshotReader) throws(SnapshotError) -> TokenTrie {
-        let count = try input.readCount()
-        // Read where they lie: each is read once, into the nodes.
-        let parents: SnapshotValues<Int32> = try input.readValues()
-        let scalars: SnapshotValues<UInt32> = try input.readValues()
-        let depths: SnapshotValues<Int32> = try input.readValues()
-        let labelCounts: SnapshotValues<UInt32> = try input.readValues()
-        let labels: SnapshotValues<UInt32> = try input.readValues()
-        let subtreeCounts: SnapshotValues<Int> = try input.readValues()
-        let documentCounts: SnapshotValues<Int> = try input.readValues()
-        let stamps: SnapshotValues<UInt32> = try input.readValues()
-        let childCounts: SnapshotValues<UInt32> = try input.readValues()
-        let (children, childTotal) = try input.readArrayInPlace(of: TokenTrie.Child.self)
-        let postingCounts: SnapshotValues<UInt32> = try input.readValues()
-        let (postings, postingTotal, lender) = try input.readColumnInPlace(of: TokenTrie.Posting.self)
-        let orderedLows: SnapshotValues<UInt32> = try input.readValues()
-        let orderedHighs: SnapshotValues<UInt32> = try input.readValues()
-        let freeNodes: [Int32] = try input.readArray()
-        let stampCounter = try input.read(UInt32.self)
-        let orderedLimit = try input.read(Int32.self)
-        let retiredNodes = try input.read(Int.self)
-        guard [parents.count, scalars.count, depths.count, labelCounts.count, subtreeCounts.count, documentCounts.count,
-               stamps.count, childCounts.count, postingCounts.count, orderedLows.count, orderedHighs.count]
-            .allSatisfy({ $0 == count }), count > 0, count <= TokenArena.nodeLimit else {
-            throw SnapshotError(.malformed, "the trie's columns differ in length")
-        }
-        // A range past the ordered nodes would let a test call a node
-        // made later one of them.
-        guard orderedLimit >= 1, Int(orderedLimit) <= count, retiredNodes >= 0,
-            zip(orderedLows, orderedHighs).allSatisfy({ $0 <= $1 && $1 <= UInt32(orderedLimit) }),
-            freeNodes.allSatisfy({ $0 >= orderedLimit && Int($0) < count })
-        else {
-            throw SnapshotError(.malformed, "the trie's ordered ranges are out of bounds")
-        }
-        // Nodes keep their counts in 32 bits.
-        guard subtreeCounts.allSatisfy({ UInt32(exactly: $0) != nil }),
-              documentCounts.allSatisfy({ UInt32(exactly: $0) != nil }) else {
-            throw SnapshotError(.malformed, "a trie count is out of range")
-        }
-        // Where each node's children and postings start, checked before any
-        // node is built; then the nodes are built on every core at once.
-        func starts(_ size: (Int) -> Int) -> [Int] {
-            [Int](unsafeUninitializedCapacity: count + 1) { starts, initialized in
-                var sum = 0
-                for index in 0..<count {
-                    starts[index] = sum
-                    sum += size(index)
-                }
-                starts[count] = sum
-                initialized = count + 1
-            }
-        }
-        let childStarts = starts { Int(childCounts[$0]) }
-        let postingStarts = starts { Int(postingCounts[$0]) }
-        let labelStarts = starts { Int(labelCounts[$0]) }
-        // Each node's children after its first, in the trie's pool.
-        let moreStarts = starts { max(0, Int(childCounts[$0]) - 1) }
-        guard childStarts[count] == childTotal, postingStarts[count] == postingTotal, labelStarts[count] == labels.count,
-              labels.count <= Int(UInt32.max) else {
-            throw SnapshotError(.malformed, "the trie's children, postings or labels do not add up")
-        }
-        let (childStartsView, postingStartsView, labelStartsView) = (childStarts, postingStarts, labelStarts)
-        let moreStartsView = moreStarts
-        let childStride = MemoryLayout<TokenTrie.Child>.stride
-        let childPool = [TokenTrie.Child](unsafeUninitializedCapacity: moreStarts[count]) { pool, initialized in
-            for index in 0..<count where childCounts[index] > 1 {
-                let more = Int(childCounts[index]) - 1
-                UnsafeMutableRawPointer(pool.baseAddress! + moreStarts[index])
-                    .copyMemory(from: children + (childStarts[index] + 1) * childStride, byteCount: more * childStride)
-            }
-            initialized = moreStarts[count]
-        }
-        let nodes = [TokenTrie.Node](unsafeUninitializedCapacity: SnapshotReader.growingCapacity(count)) { buffer, initialized in
-            nonisolated(unsafe) let out = buffer
-            nonisolated(unsafe) let children = children, postings = postings
-            let workers = count >= EngineTuning.parallelNodeMinimum ? Self.workerCount : 1
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                // Posting lists borrowed from the mapping when they can be
-                // (each worker's through an owner of its own: see `ChunkOwner`).
-                let workerLender = lender.map(ChunkOwner.init)
-                func postingList(at start: Int, count: Int) -> FlatColumn<TokenTrie.Posting> {
-                    FlatColumn(at: postings + start * MemoryLayout<TokenTrie.Posting>.stride, count: count,
-                               lender: workerLender, capacity: Self.postingCapacity(count))
-                }
-                for index in (count * worker / workers)..<(count * (worker + 1) / workers) {
-                    let childStart = childStartsView[index], postingStart = postingStartsView[index]
-                    (out.baseAddress! + index).initialize(to: TokenTrie.Node(
-                        parent: parents[index], scalar: scalars[index], depth: depths[index],
-                        labelStart: UInt32(truncatingIfNeeded: labelStartsView[index]), labelCount: labelCounts[index],
-                        children: children + childStart * MemoryLayout<TokenTrie.Child>.stride,
-                        childCount: childStartsView[index + 1] - childStart, moreStart: moreStartsView[index],
-                        postings: postingList(at: postingStart, count: postingStartsView[index + 1] - postingStart),
-                        subtreeCount: UInt32(truncatingIfNeeded: subtreeCounts[index]),
-                        documentCount: UInt32(truncatingIfNeeded: documentCounts[index]), stamp: stamps[index]))
-                }
-            }
-            initialized = count
-        }
-        return TokenTrie(
-            restoring: nodes, childPool: childPool, labels: LabelPool(labels), freeNodes: freeNodes, stampCounter: stampCounter,
-            orderedRanges: zip(orderedLows, orderedHighs).map { TokenTrie.OrderedRange(low: $0, high: $1) },
-            orderedLimit: orderedLimit, retiredNodes: retiredNodes)
     }
 }
 

@@ -168,48 +168,17 @@ extension TokenTrie {
         into result: inout TermMatches, path: ArraySlice<Int32> = []
     ) {
         let node = child.node
-        let width = pattern.count + 1
         // Read from the node once the first row does not end the walk.
         var start = 0, count = 1
         var nodeRead = false
-        // Only the band of cells |depth − j| ≤ bound can be within the
-        // bound (each off-diagonal step is an edit); the cell on each side
-        // of the band holds `outside`, which is all a neighbour needs to
-        // know of it (a value built on it stays above the bound).
-        let outside = bound + 1
         var best = bestOnPath
         var recorded = false
         var previous = previousScalar
         var step = 0
         while step < count {
-            let rowDepth = depth + step + 1
-            if rows.count < (rowDepth + 1) * width { rows.append(contentsOf: repeatElement(0, count: rows.count)) }
-            let row = rowDepth * width, above = row - width, twoAbove = above - width
             let scalar = step == 0 ? child.scalar : labels[start + step]
-            let (low, high) = Self.band(rowDepth: rowDepth, bound: bound, patternLength: pattern.count)
-            // The row is written through a view of the buffer: indexed as an
-            // inout array, every cell would pay a uniqueness and a bounds
-            // check, in one of a keystroke's hottest loops.
-            let (rowMin, distance) = rows.withUnsafeMutableBufferPointer { rows -> (Int, Int) in
-                rows[row] = rowDepth
-                if low > 1 { rows[row + low - 1] = outside }
-                if high < pattern.count { rows[row + high + 1] = outside }
-                var rowMin = low == 1 ? rowDepth : outside
-                if low <= high {
-                    for j in low...high {
-                        let cost = pattern[j - 1] == scalar ? 0 : 1
-                        var value = min(rows[above + j] + 1, rows[row + j - 1] + 1, rows[above + j - 1] + cost)
-                        if j > 1, rowDepth > 1, let previous, pattern[j - 1] == previous, pattern[j - 2] == scalar {
-                            value = min(value, rows[twoAbove + j - 2] + 1)
-                        }
-                        rows[row + j] = value
-                        rowMin = min(rowMin, value)
-                    }
-                }
-                // An empty band (the path is more than `bound` longer than the
-                // pattern) ends the walk below: its row minimum is `outside`.
-                return (rowMin, low <= high && high == pattern.count ? rows[row + pattern.count] : outside)
-            }
+            let (rowMin, distance) = Self.fillRow(
+                &rows, rowDepth: depth + step + 1, scalar: scalar, previous: previous, pattern: pattern, bound: bound)
             if distance <= bound, distance < best {
                 best = distance
                 recorded = true
@@ -259,6 +228,48 @@ extension TokenTrie {
         for child in children {
             walk(child, depth: childDepth, pattern: pattern, labels: labels, bound: bound, rows: &rows,
                  previousScalar: previous, bestOnPath: best, passingOver: passingOver, into: &result)
+        }
+    }
+
+    /// Fills the edit-distance row at `rowDepth` for `scalar` (after
+    /// `previous`, for swaps); returns the row's least value and the whole
+    /// pattern's distance.
+    ///
+    /// Only the band of cells |rowDepth − j| ≤ bound can be within the
+    /// bound (each off-diagonal step is an edit); the cell on each side of
+    /// the band holds `outside`, which is all a neighbour needs to know of
+    /// it (a value built on it stays above the bound). An empty band (the
+    /// path is more than `bound` longer than the pattern) gives `outside`
+    /// for both, which ends the walk.
+    @inline(__always)
+    private static func fillRow(
+        _ rows: inout [Int], rowDepth: Int, scalar: UInt32, previous: UInt32?, pattern: UnsafeBufferPointer<UInt32>, bound: Int
+    ) -> (rowMin: Int, distance: Int) {
+        let width = pattern.count + 1
+        let outside = bound + 1
+        if rows.count < (rowDepth + 1) * width { rows.append(contentsOf: repeatElement(0, count: rows.count)) }
+        let row = rowDepth * width, above = row - width, twoAbove = above - width
+        let (low, high) = band(rowDepth: rowDepth, bound: bound, patternLength: pattern.count)
+        // Written through a view of the buffer: indexed as an inout array,
+        // every cell would pay a uniqueness and a bounds check, in one of a
+        // keystroke's hottest loops.
+        return rows.withUnsafeMutableBufferPointer { rows -> (Int, Int) in
+            rows[row] = rowDepth
+            if low > 1 { rows[row + low - 1] = outside }
+            if high < pattern.count { rows[row + high + 1] = outside }
+            var rowMin = low == 1 ? rowDepth : outside
+            if low <= high {
+                for j in low...high {
+                    let cost = pattern[j - 1] == scalar ? 0 : 1
+                    var value = min(rows[above + j] + 1, rows[row + j - 1] + 1, rows[above + j - 1] + cost)
+                    if j > 1, rowDepth > 1, let previous, pattern[j - 1] == previous, pattern[j - 2] == scalar {
+                        value = min(value, rows[twoAbove + j - 2] + 1)
+                    }
+                    rows[row + j] = value
+                    rowMin = min(rowMin, value)
+                }
+            }
+            return (rowMin, low <= high && high == pattern.count ? rows[row + pattern.count] : outside)
         }
     }
 
