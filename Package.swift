@@ -21,13 +21,16 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
     ],
     targets: [
+        // What the engine, the importers and the store share: work split
+        // among the cores, freeing on another thread, the C allocator.
+        .target(name: "SearchSupport", swiftSettings: optimizedInTests),
         // The engine: model, tokenizer, trie, ranking. Pure Swift, no I/O.
-        .target(name: "SearchIndex", swiftSettings: optimizedInTests),
+        .target(name: "SearchIndex", dependencies: ["SearchSupport"], swiftSettings: optimizedInTests),
         // The truth on disk: SQLite through GRDB, plus the live index built on it.
         .target(
             name: "SearchStore",
             dependencies: [
-                "SearchIndex", .product(name: "GRDB", package: "GRDB.swift"),
+                "SearchIndex", "SearchSupport", .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for reading a million bodies without a row object each (`StoredRun`).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
@@ -43,7 +46,7 @@ let package = Package(
         // Core Spotlight's API (CSSearchableIndex, NSUserActivity on Linux) over the store.
         .target(name: "SearchlightSpotlight", dependencies: ["SearchIndex", "SearchStore"]),
         // Fixtures, importers (JSON / JSON Lines), the web markup crawler.
-        .target(name: "Catalog", dependencies: ["SearchIndex", "CHTMLParser"], swiftSettings: optimizedInTests),
+        .target(name: "Catalog", dependencies: ["SearchIndex", "SearchSupport", "CHTMLParser"], swiftSettings: optimizedInTests),
         // Routes from identifiers, activities and URLs.
         .target(name: "Routing", dependencies: ["SearchIndex"]),
         // The terminal UI as a pure screen model: state and keys in, cells out.
@@ -62,7 +65,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "SearchIndexTests",
-            dependencies: ["SearchIndex", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["SearchIndex", "SearchSupport", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "SearchStoreTests",

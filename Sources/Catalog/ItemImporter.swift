@@ -1,5 +1,6 @@
 import Foundation
 import SearchIndex
+import SearchSupport
 
 /// Reads searchable items from a JSON array or JSON Lines file, in the shape
 /// of `shared/bench/make_corpus.py`. The whole file is validated before

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SearchIndex
+import SearchSupport
 
 /// The truth that survives restarts: items, activities, engagement events,
 /// settings, batch client state and the operation log, in one SQLite file

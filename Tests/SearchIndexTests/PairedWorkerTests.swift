@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import SearchIndex
 import Synchronization
+@testable import SearchSupport
 
 /// `ParallelWork.both` and the worker behind it: every part runs once,
 /// its writes are seen when the call returns, and the worker does take

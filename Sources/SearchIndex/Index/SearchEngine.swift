@@ -1,4 +1,5 @@
 import Foundation
+import SearchSupport
 
 /// Whether slots' documents are still there at one moment, read from the
 /// expirations column alone: made once a query, as a value, because a

@@ -1,4 +1,5 @@
 import Foundation
+import SearchSupport
 
 /// One entry of a best list: a document and the best field it has in the
 /// subtree, packed as a posting is (`TokenTrie.Posting`: one 32-bit word,

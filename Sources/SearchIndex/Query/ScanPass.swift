@@ -1,4 +1,5 @@
 import Foundation
+import SearchSupport
 
 /// One scan's reads, bound once for the whole pass (`SearchEngine.withScanPass`):
 /// reading an array through the engine in the loop retains it, and a

@@ -1,4 +1,5 @@
 import Foundation
+import SearchSupport
 
 /// Top-k for short prefixes without enumerating their matches.
 ///

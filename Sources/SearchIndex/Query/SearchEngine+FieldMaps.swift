@@ -1,4 +1,5 @@
 import Foundation
+import SearchSupport
 
 /// Queries whose terms are all broad, answered from per-slot maps instead of
 /// probing each candidate's tokens.

@@ -1,4 +1,5 @@
 import Foundation
+import SearchSupport
 
 /// Ranked search by scanning flat per-document tokens.
 ///

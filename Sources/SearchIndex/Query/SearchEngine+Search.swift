@@ -1,4 +1,5 @@
 import Foundation
+import SearchSupport
 
 /// How one query term matched one document: the rule values it contributes.
 struct TermHit: Sendable, Comparable {

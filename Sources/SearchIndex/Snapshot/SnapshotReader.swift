@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import SearchSupport
 
 /// Reads what `SnapshotWriter` wrote, checking every length against the
 /// bytes that remain: damaged input throws, it never reads out of bounds

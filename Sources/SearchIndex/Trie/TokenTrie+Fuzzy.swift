@@ -1,4 +1,5 @@
 import Foundation
+import SearchSupport
 
 /// Typo-tolerant lookup, done by walking the trie with a bounded
 /// Damerau–Levenshtein row per node (an adjacent swap counts as one edit),

@@ -1,3 +1,4 @@
+import SearchSupport
 extension TokenTrie {
     /// Reads the nodes on the paths of `tokens` (and the head of each
     /// path's posting list), changing nothing, so that the walks of an

@@ -4,4 +4,4 @@
 /// reads each child's node ahead, `SearchEngine.gather` each result's
 /// document and attribute set).
 @_optimize(none)
-func keepValue(_ value: UInt32) {}
+public func keepValue(_ value: UInt32) {}

@@ -2,15 +2,15 @@
 import Glibc
 #endif
 
-/// The C allocator, where the engine frees much at once.
-enum Allocator {
+/// The C allocator, for code that frees much at once (the engine after a bulk build).
+public enum Allocator {
     /// Gives the system the pages that hold only freed memory. glibc's
     /// `free` returns the top of a heap, never pages inside it, so after
     /// a bulk build lets go of a quarter of a gigabyte of small blocks
     /// the process would go on holding them. (`malloc_trim` is glibc's
     /// and not in the module Swift imports: found by name, and skipped
     /// where it is missing.)
-    static func returnFreePages() {
+    public static func returnFreePages() {
         #if canImport(Glibc)
         guard let trim = mallocTrim else { return }
         _ = trim(0)

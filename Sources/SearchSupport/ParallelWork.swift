@@ -39,7 +39,7 @@ public enum ParallelWork {
     /// once (both here on one core, or while the worker is busy), for the
     /// two parts of a keystroke's work: `PairedWorker` says why not
     /// `concurrentPerform`.
-    static func both(_ first: () -> Void, _ second: () -> Void) {
+    public static func both(_ first: () -> Void, _ second: () -> Void) {
         guard let worker = PairedWorker.shared else {
             first()
             second()
