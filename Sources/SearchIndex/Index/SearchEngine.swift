@@ -100,7 +100,7 @@ public struct SearchEngine: Sendable {
         min(2_000, max(500, slots / 1_000))
     }
     /// The dictionary that codes the titles, descriptions and keywords of every
-    /// set indexed since the first batch of `EngineTuning.textDictionaryMinimumBatch`
+    /// set indexed since the first batch of `tuning.textDictionaryMinimumBatch`
     /// items, trained on a sample of that batch (`TextDictionary`); nil
     /// before it, and in a loaded snapshot (which keeps sets uncoded).
     var textDictionary: TextDictionary?

@@ -8,8 +8,9 @@ extension SearchEngine {
     /// and fields in a byte each (`SearchEngine+Scan`).
     static let scanTermLimit = 32
 
-    /// The first strategy, after `skipping` those already tried, that can
-    /// answer the query, with the reason it can.
+    /// The first strategy in `rankingStrategies` that can answer the query
+    /// (the first after `tried`, when one was tried and could not), with
+    /// the reason it can.
     func plan(
         terms: [String], matches: [TokenTrie.TermMatches], query: SearchQuery, exactFirst: Bool,
         after tried: QueryPlan.Strategy? = nil
