@@ -85,7 +85,7 @@ public struct SearchEngine: Sendable {
     /// instead of being enumerated (see `SearchEngine+BestLists`). Unless set
     /// (by a caller, or by a snapshot to the value it was saved with), it
     /// follows the index's size: `sizedTopListThreshold(slots:)`.
-    public var topListThreshold: Int {
+    var topListThreshold: Int {
         get { tuning.topListThreshold ?? Self.sizedTopListThreshold(slots: documents.count) }
         set { tuning.topListThreshold = newValue }
     }
@@ -96,7 +96,7 @@ public struct SearchEngine: Sendable {
     /// too high for the index leaves common three- and four-letter prefixes
     /// to that work; a list kept costs about a kilobyte and upkeep on every
     /// change under it, so one too low costs memory and insert time.
-    public static func sizedTopListThreshold(slots: Int) -> Int {
+    static func sizedTopListThreshold(slots: Int) -> Int {
         min(2_000, max(500, slots / 1_000))
     }
     /// The dictionary that codes the titles, descriptions and keywords of every
