@@ -125,7 +125,7 @@ struct BenchCommand: ParsableCommand {
         var plan: String
     }
 
-    /// Keystrokes by the plan that answered them: how many, and their p50 and p99 in microseconds.
+    /// Keystrokes grouped by the plan that answered them: each group's count and percentiles.
     private static func byPlan(_ timings: [Keystroke]) -> [String: [String: Int]] {
         Dictionary(grouping: timings, by: \.plan).mapValues { keystrokes in
             let sorted = keystrokes.map(\.micros).sorted()

@@ -52,6 +52,12 @@ func engine(_ items: [SearchableItem]) -> SearchEngine {
 let referenceNow = Date(timeIntervalSince1970: 1_800_000_000)
 
 extension SearchEngine {
+    /// `node`'s subtree field map a byte a slot, `noField` for none.
+    func subtreeFieldMap(_ node: Int32) -> [UInt8] { fieldMap(ofSubtree: node).unpacked }
+
+    /// `node`'s own postings' field map a byte a slot, `noField` for none.
+    func ownFieldMap(_ node: Int32) -> [UInt8] { fieldMap(ofOwnPostings: node).unpacked }
+
     /// Identifiers of the results for `text`, in order.
     func ids(_ text: String, limit: Int = 50, domains: [String] = [], now: Date = referenceNow) -> [String] {
         search(SearchQuery(text, limit: limit, domains: domains, now: now)).results.map(\.uniqueIdentifier)

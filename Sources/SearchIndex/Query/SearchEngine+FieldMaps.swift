@@ -200,9 +200,6 @@ extension SearchEngine {
         }
     }
 
-    /// The same a byte a slot, `noField` for none (for tests and reports).
-    func subtreeFieldMap(_ node: Int32) -> [UInt8] { fieldMap(ofSubtree: node).unpacked }
-
     /// The best field of each slot's tokens that are `node` itself (its own
     /// postings): a whole word's map. Kept for words with at least
     /// `fieldMapMinimum` postings, where marking them into a code map is
@@ -214,9 +211,6 @@ extension SearchEngine {
         topLists.store(ownFieldMap: map, for: node)
         return map
     }
-
-    /// The same a byte a slot, `noField` for none (for tests and reports).
-    func ownFieldMap(_ node: Int32) -> [UInt8] { fieldMap(ofOwnPostings: node).unpacked }
 
     /// Lowers each posting's slot of a field map's packed bytes (which
     /// cover every slot a posting names) to the posting's field.

@@ -115,11 +115,11 @@ extension SearchEngine {
 
     /// The driver's candidates (remembered: while the next word is typed,
     /// the same term drives), less those a probed term with few postings
-    /// strikes out first ("hamf" in "daio hamf": 22k postings, 15k
-    /// candidates, 343 matches), by a bit per slot marked from its
-    /// postings: a mark is a read in a list, a probe a cache miss or two
-    /// into the candidate's token run. Those struck out would have missed
-    /// that term's probe: nothing else changes.
+    /// beside many candidates ("hamf" in "daio hamf") strikes out first,
+    /// by a bit per slot marked from its postings: a mark is a read in a
+    /// list, a probe a cache miss or two into the candidate's token run.
+    /// Those struck out would have missed that term's probe: nothing else
+    /// changes.
     func scanCandidates(_ order: ScanOrder, terms: [String], matches: [TokenTrie.TermMatches]) -> ScanCandidateList {
         let driver = order.driverIndex
         let found = termMatches.scanCandidates(for: terms[driver]) {
