@@ -74,9 +74,11 @@ public struct QueryPlan: Sendable, Hashable {
             case .broadWords(let count, let share, let slots):
                 "\(count) words, each reaching at least 1/\(share) of \(slots) slots"
             case .probeable(let words):
-                words == 1
-                    ? "one word: its postings, ranked as read"
-                    : "the rarest word's postings, the other \(words - 1) probed in each document's tokens"
+                switch words {
+                case 1: "one word: its postings, ranked as read"
+                case 2: "the driving word's postings, the other word probed in each document's tokens"
+                default: "the driving word's postings, the other \(words - 1) words probed in each document's tokens"
+                }
             case .scanTurnedOff: "the scan is turned off"
             case .tooManyWordsToProbe(let limit): "more than \(limit) words to probe"
             case .tooFuzzyToProbe: "a word reaches too many tokens or typos to probe"
