@@ -24,8 +24,11 @@ let package = Package(
         // What the engine, the importers and the store share: work split
         // among the cores, freeing on another thread, the C allocator.
         .target(name: "SearchSupport", swiftSettings: optimizedInTests),
-        // The engine: model, tokenizer, trie, ranking. Pure Swift, no I/O.
-        .target(name: "SearchIndex", dependencies: ["SearchSupport"], swiftSettings: optimizedInTests),
+        // What is indexed: Core Spotlight's items, attribute sets and
+        // activities, their compact form and their JSON. Values, no I/O.
+        .target(name: "SearchModel", dependencies: ["SearchSupport"], swiftSettings: optimizedInTests),
+        // The engine: tokenizer, trie, ranking, query plans, snapshots. Pure Swift, no I/O.
+        .target(name: "SearchIndex", dependencies: ["SearchModel", "SearchSupport"], swiftSettings: optimizedInTests),
         // The truth on disk: SQLite through GRDB, plus the live index built on it.
         .target(
             name: "SearchStore",
@@ -65,7 +68,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "SearchIndexTests",
-            dependencies: ["SearchIndex", "SearchSupport", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["SearchIndex", "SearchModel", "SearchSupport", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "SearchStoreTests",

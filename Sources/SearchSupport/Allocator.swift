@@ -23,3 +23,9 @@ public enum Allocator {
         .map { unsafeBitCast($0, to: Trim.self) }
     #endif
 }
+
+/// A Swift heap object's header (its type and reference counts), for
+/// estimates of the bytes a structure holds.
+package enum HeapObject {
+    package static let headerBytes = 16
+}

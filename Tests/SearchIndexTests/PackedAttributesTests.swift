@@ -1,6 +1,7 @@
 import TestSupport
 import Testing
 @testable import SearchIndex
+@testable import SearchModel
 
 /// An attribute set lives packed (`PackedAttributes`): every field must
 /// come back as it went in, bytes from a snapshot must be refused unless

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 @testable import SearchIndex
+@testable import SearchModel
 
 /// An engine loaded from its snapshot must be the same engine: same
 /// records, same answers, and the same answers after the same changes.

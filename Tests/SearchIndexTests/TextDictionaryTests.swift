@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 @testable import SearchIndex
+@testable import SearchModel
 
 /// Titles, descriptions and keywords are kept coded by a dictionary of words
 /// (`TextDictionary`): every text must come back byte for byte, a coded

@@ -1,3 +1,5 @@
+import SearchSupport
+
 /// The documents of a few thousand postings, each once, with its best
 /// (lowest) field: an open-addressing table of slots sized for the
 /// postings, with the entries in the order first met.

@@ -328,3 +328,13 @@ enum FieldText {
         return out
     }
 }
+
+extension AttributeSet {
+    /// `readShownTitleUTF8` with a result, specialized here in the engine
+    /// for each caller's result type.
+    @inline(__always) func withShownTitleUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        var result: R?
+        readShownTitleUTF8 { result = body($0) }
+        return result.unsafelyUnwrapped
+    }
+}

@@ -1,3 +1,5 @@
+import SearchSupport
+
 /// The index's records by identifier: a dictionary's interface over the
 /// records stored once, in a dense array, and a table of their places
 /// keyed by the records' own identifiers (`HashBuckets`).

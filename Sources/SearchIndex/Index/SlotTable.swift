@@ -1,3 +1,5 @@
+import SearchSupport
+
 /// The slot of each document by identifier: a table of slots keyed by the
 /// documents' own identifiers (`TaggedBuckets`).
 ///

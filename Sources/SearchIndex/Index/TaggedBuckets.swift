@@ -1,3 +1,5 @@
+import SearchSupport
+
 /// An open-addressed table of slots keyed by something the caller keeps
 /// elsewhere, in 4-byte buckets: each holds a byte of its key's tag and the
 /// slot, and the caller tells whether a bucket's slot is its key's.

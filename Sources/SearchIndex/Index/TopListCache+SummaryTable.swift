@@ -1,3 +1,5 @@
+import SearchSupport
+
 extension TopListCache {
     /// The summaries by node: positions in a hash table, the summaries
     /// themselves side by side in one array.

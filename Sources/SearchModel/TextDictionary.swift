@@ -1,4 +1,5 @@
 import Foundation
+import SearchSupport
 
 /// The words of an index's texts made of words (titles, display names,
 /// descriptions and keywords), each given a code by how often a sample of
@@ -25,7 +26,7 @@ import Foundation
 ///
 /// The empty text is no unit at all. A dictionary never changes once
 /// made: the sets coded with it keep a reference to it.
-final class TextDictionary: Sendable {
+package final class TextDictionary: Sendable {
     /// Every word's bytes, one after another: word `code` is
     /// `bytes[starts[code]..<starts[code + 1]]`.
     private let bytes: [UInt8]
@@ -66,12 +67,12 @@ final class TextDictionary: Sendable {
     var count: Int { starts.count - 1 }
 
     /// Bytes it holds (words, their starts, the table).
-    var memoryBytes: Int { bytes.capacity + starts.capacity * 4 + buckets.memoryBytes }
+    package var memoryBytes: Int { bytes.capacity + starts.capacity * 4 + buckets.memoryBytes }
 
     /// Words worth a code in `texts` (UTF-8): those met at least twice,
     /// most frequent first (ties in byte order, so the same texts give the
     /// same dictionary), at most `limit`. Nil when none is.
-    static func trained(limit: Int = 1 << 20, texts: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void) -> TextDictionary? {
+    package static func trained(limit: Int = 1 << 20, texts: ((UnsafeBufferPointer<UInt8>) -> Void) -> Void) -> TextDictionary? {
         // Counted by string: most words fit in a string's own sixteen
         // bytes, where an array of their bytes was an allocation a word.
         var counts: [String: Int] = [:]
@@ -84,7 +85,7 @@ final class TextDictionary: Sendable {
     }
 
     /// `trained(limit:texts:)` on strings.
-    static func trained(on texts: [String], limit: Int = 1 << 20) -> TextDictionary? {
+    package static func trained(on texts: [String], limit: Int = 1 << 20) -> TextDictionary? {
         trained(limit: limit) { feed in
             for var text in texts { text.withUTF8 { feed($0) } }
         }

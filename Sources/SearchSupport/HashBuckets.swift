@@ -17,21 +17,23 @@
 ///
 /// Why any size: a power of two at most three quarters full can need
 /// nearly twice the buckets a table sized to its keys does.
-struct HashBuckets: Sendable {
-    private var entries: [UInt64] = []
+package struct HashBuckets: Sendable {
+    @usableFromInline var entries: [UInt64] = []
     /// How many values the table holds.
-    private(set) var count = 0
+    package private(set) var count = 0
+
+    package init() {}
 
     /// Where a probe for a key ended: at its bucket, or at the empty bucket
     /// it would take.
-    enum Probe {
+    package enum Probe {
         case found(bucket: Int, value: UInt32)
         case vacant(bucket: Int)
     }
 
     /// An identifier's hash, which picks its home bucket (the process's
     /// own seed: tables are never saved).
-    static func hash(_ id: String) -> UInt32 {
+    @inlinable package static func hash(_ id: String) -> UInt32 {
         var hasher = Hasher()
         hasher.combine(id)
         return UInt32(truncatingIfNeeded: hasher.finalize())
@@ -40,7 +42,7 @@ struct HashBuckets: Sendable {
     /// The bucket of the key with `hash` whose value `isKey` accepts, or the
     /// empty bucket it would take. Call `reserve(for: count + 1)` before a
     /// probe whose vacant bucket is to be filled.
-    func probe(hash: UInt32, isKey: (UInt32) -> Bool) -> Probe {
+    @inlinable package func probe(hash: UInt32, isKey: (UInt32) -> Bool) -> Probe {
         guard !entries.isEmpty else { return .vacant(bucket: -1) }
         var bucket = Self.home(of: hash, size: entries.count)
         return entries.withUnsafeBufferPointer { entries in
@@ -57,19 +59,19 @@ struct HashBuckets: Sendable {
     }
 
     /// Puts `value` for a key with `hash` in the vacant `bucket` a probe found.
-    mutating func fill(_ bucket: Int, hash: UInt32, value: UInt32) {
+    package mutating func fill(_ bucket: Int, hash: UInt32, value: UInt32) {
         entries[bucket] = Self.entry(hash: hash, value: value)
         count += 1
     }
 
     /// Puts `value` in place of the one at `bucket` (the same key's).
-    mutating func replace(_ bucket: Int, hash: UInt32, value: UInt32) {
+    package mutating func replace(_ bucket: Int, hash: UInt32, value: UInt32) {
         entries[bucket] = Self.entry(hash: hash, value: value)
     }
 
     /// Empties `bucket` by a backward shift: each bucket after it that may
     /// sit there (its home is not between the hole and it) moves into it.
-    mutating func empty(_ bucket: Int) {
+    package mutating func empty(_ bucket: Int) {
         let size = entries.count
         // Buckets from `a` on to `b`, going round the end.
         func distance(_ a: Int, _ b: Int) -> Int { b >= a ? b - a : b + size - a }
@@ -90,7 +92,7 @@ struct HashBuckets: Sendable {
     /// Buckets for `count` values without growing (at most four fifths
     /// full), every value placed again. A table that must grow for one
     /// more value at least doubles, so that inserts one by one stay cheap.
-    mutating func reserve(for count: Int) {
+    @inlinable package mutating func reserve(for count: Int) {
         // Called before every insert: most find the room there.
         if !entries.isEmpty, count * 5 <= entries.count * 4 { return }
         let size = max(8, (count * 5 + 3) / 4, entries.isEmpty ? 0 : 2 * entries.count)
@@ -105,12 +107,12 @@ struct HashBuckets: Sendable {
 
     /// The home bucket of a key with `hash` in a table of `size` buckets:
     /// the hash scaled to the size (every bit counts, and any size will do).
-    @inline(__always) private static func home(of hash: UInt32, size: Int) -> Int {
+    @inlinable @inline(__always) static func home(of hash: UInt32, size: Int) -> Int {
         Int(truncatingIfNeeded: (UInt64(hash) &* UInt64(size)) >> 32)
     }
 
     /// Bytes the buckets take.
-    var memoryBytes: Int { entries.count * 8 }
+    package var memoryBytes: Int { entries.count * 8 }
 
     private static func entry(hash: UInt32, value: UInt32) -> UInt64 {
         precondition(value < UInt32.max, "a hash bucket holds a value below 2^32 - 1")

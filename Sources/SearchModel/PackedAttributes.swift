@@ -1,3 +1,5 @@
+import SearchSupport
+
 /// An attribute set's fields packed and read in place: in an allocation
 /// of its own, or with the other sets of a bulk build in a shared one
 /// (`PackedStorage`).
@@ -39,32 +41,32 @@
 /// other bytes; `String`'s equality would call them equal). Bytes that come
 /// from outside (a snapshot) are checked whole before a set is made of
 /// them (`validating`); a field is read by skipping those before it.
-struct PackedAttributes: @unchecked Sendable {
+@usableFromInline package struct PackedAttributes: @unchecked Sendable {
     // Sendable: the storage is immutable once made (`make` writes the
     // bytes, nothing changes them), and a ManagedBuffer subclass cannot
     // declare itself Sendable.
 
     /// The allocation that holds the set: its own, or one it shares with
     /// the other sets of a bulk build (`sharing(_:codedWith:)`).
-    let storage: PackedStorage
+    @usableFromInline package let storage: PackedStorage
     /// Where the set's record starts among a shared storage's records (0
     /// for a storage of its own).
-    let offset: UInt32
+    @usableFromInline package let offset: UInt32
 
-    init(storage: PackedStorage, offset: UInt32 = 0) {
+    @inlinable package init(storage: PackedStorage, offset: UInt32 = 0) {
         self.storage = storage
         self.offset = offset
     }
 
     /// Whether `self` and `other` are the same set in the same storage
     /// (a document built from a record shares the record's).
-    func isSameSet(as other: PackedAttributes) -> Bool { storage === other.storage && offset == other.offset }
+    package func isSameSet(as other: PackedAttributes) -> Bool { storage === other.storage && offset == other.offset }
 
     /// Whether the bytes are borrowed from a loaded snapshot.
     var isBorrowed: Bool { storage.withUnsafeMutablePointerToHeader { $0.pointee.isBorrowed } }
 
     /// The dictionary that coded this set's texts, if one did.
-    var dictionary: TextDictionary? { withBase { _, layout in layout.dictionary?.takeUnretainedValue() } }
+    package var dictionary: TextDictionary? { withBase { _, layout in layout.dictionary?.takeUnretainedValue() } }
 
     /// Bytes before a coded storage's own: its dictionary.
     static let dictionaryPrefix = MemoryLayout<Unmanaged<TextDictionary>>.size
@@ -110,14 +112,14 @@ struct PackedAttributes: @unchecked Sendable {
 
     /// A byte of the storage's header: read only to bring it into the
     /// cache (the step before `leadingBytes`, which reads through it).
-    var headerByte: UInt8 {
+    package var headerByte: UInt8 {
         storage.withUnsafeMutablePointers { header, _ in UInt8(truncatingIfNeeded: header.pointee.storedCount) }
     }
 
     /// The first packed byte plus the 33rd (or last), zero for an empty
     /// set: read only to bring the header and the bytes a result reads
     /// first (content type, title) into the cache ahead of their use.
-    var leadingBytes: UInt8 {
+    package var leadingBytes: UInt8 {
         withBase { base, layout in layout.count > 0 ? base[0] &+ base[min(layout.count - 1, 32)] : 0 }
     }
 
@@ -127,7 +129,7 @@ struct PackedAttributes: @unchecked Sendable {
     /// string each time). Part of the packed format, so of snapshots: append
     /// only, never reorder. (Each under sixteen bytes: a string held
     /// inline, copied without a retain.)
-    static let commonContentTypes: [String] = [
+    package static let commonContentTypes: [String] = [
         "public.item", "public.contact", "public.image", "public.movie", "public.html", "public.folder",
     ]
 
@@ -252,7 +254,7 @@ struct PackedAttributes: @unchecked Sendable {
     /// lives, the set reads them where they lie (a loaded snapshot's sets,
     /// a large part of it, stay in the mapped file instead of being copied
     /// into fresh pages).
-    static func validating(
+    package static func validating(
         _ bytes: UnsafeRawBufferPointer, tail expectedTail: Int? = nil, borrowingFrom owner: (AnyObject & Sendable)? = nil
     ) -> PackedAttributes? {
         guard let tail = wellFormedTail(bytes), expectedTail.map({ $0 == tail }) ?? true else { return nil }
@@ -260,7 +262,7 @@ struct PackedAttributes: @unchecked Sendable {
     }
 
     /// The tail of `bytes` if they are exactly one packed set, else nil.
-    static func wellFormedTail(_ bytes: UnsafeRawBufferPointer) -> Int? {
+    package static func wellFormedTail(_ bytes: UnsafeRawBufferPointer) -> Int? {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
         var cursor = PackedCursor(base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
         guard let tail = cursor.skipAll(), cursor.isAtEnd else { return nil }
@@ -270,7 +272,7 @@ struct PackedAttributes: @unchecked Sendable {
     /// A set of `bytes` as a writer packed them, whose tail (see
     /// `Header.tail`) starts at `tail`, taken without a walk: only for
     /// bytes known to be a writer's (a snapshot file whose checksum held).
-    static func trusting(
+    package static func trusting(
         _ bytes: UnsafeRawBufferPointer, tail: Int, borrowingFrom owner: (AnyObject & Sendable)? = nil
     ) -> PackedAttributes {
         precondition(!bytes.isEmpty && tail <= bytes.count)
@@ -310,7 +312,7 @@ struct PackedAttributes: @unchecked Sendable {
     ///
     /// The storage lives while any of its sets does: a set replaced or
     /// deleted leaves its bytes there until the others go too.
-    static func sharing(_ sets: some Collection<PackedAttributes>, codedWith dictionary: TextDictionary) -> [PackedAttributes] {
+    package static func sharing(_ sets: some Collection<PackedAttributes>, codedWith dictionary: TextDictionary) -> [PackedAttributes] {
         var result: [PackedAttributes] = []
         result.reserveCapacity(sets.count)
         var records: [UInt8] = []
@@ -416,7 +418,7 @@ struct PackedAttributes: @unchecked Sendable {
 
     /// The texts a dictionary codes (the title, the display name, the
     /// description, then each keyword), as UTF-8, decoded if they are coded.
-    func forEachCodableText(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    package func forEachCodableText(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         withBase { base, layout in
             var cursor = PackedCursor(at: .title, in: base, header: layout)
             cursor.withOptionalText(body)
@@ -436,7 +438,7 @@ struct PackedAttributes: @unchecked Sendable {
     }
 
     /// The byte count and tail offset of `canonical`, found without making it.
-    var canonicalLayout: (count: Int, tail: Int) {
+    package var canonicalLayout: (count: Int, tail: Int) {
         withBase { base, layout in
             guard let dictionary = layout.dictionary?.takeUnretainedValue() else { return (layout.count, layout.tail) }
             var cursor = PackedCursor(at: .title, in: base, header: layout)
@@ -464,9 +466,9 @@ struct PackedAttributes: @unchecked Sendable {
     /// Bytes the set's storage holds on the heap (its object: header and,
     /// unless borrowed, its bytes: every set's, when shared) and bytes it
     /// reads from a snapshot's mapping.
-    var footprint: (owned: Int, borrowed: Int) {
+    package var footprint: (owned: Int, borrowed: Int) {
         storage.withUnsafeMutablePointerToHeader { header in
-            let object = MemoryUsage.objectHeader + MemoryLayout<PackedStorage.Header>.stride
+            let object = HeapObject.headerBytes + MemoryLayout<PackedStorage.Header>.stride
             let count = header.pointee.count
             // A window's bytes are counted set by set (`windowBytes`): the
             // windows of two chunks of a load may overlap.
@@ -479,7 +481,7 @@ struct PackedAttributes: @unchecked Sendable {
 
     /// The bytes this set reads through a window over a loaded snapshot
     /// (its record's word and bytes), or 0 when it reads none that way.
-    var windowBytes: Int {
+    package var windowBytes: Int {
         let isWindow = storage.withUnsafeMutablePointerToHeader { $0.pointee.isShared && $0.pointee.isBorrowed }
         return isWindow ? PackedStorage.recordHeaderSize + withBytes(\.count) : 0
     }
@@ -498,7 +500,7 @@ struct PackedAttributes: @unchecked Sendable {
     /// of their tail: what a snapshot keeps (it has no dictionary). A
     /// coded set's texts are decoded into a buffer for the call, the
     /// other bytes copied as they are.
-    func withCanonicalBytesAndTail<R>(_ body: (UnsafeRawBufferPointer, Int) throws -> R) rethrows -> R {
+    package func withCanonicalBytesAndTail<R>(_ body: (UnsafeRawBufferPointer, Int) throws -> R) rethrows -> R {
         let (count, tail) = canonicalLayout
         return try withBase { base, layout in
             guard let dictionary = layout.dictionary?.takeUnretainedValue() else {
@@ -536,7 +538,7 @@ struct PackedAttributes: @unchecked Sendable {
 
     /// Every searchable text in `FieldText` order, as UTF-8 in place
     /// (indexing tokenises them without making a string of each).
-    func forEachSearchableText(_ body: (Field, UnsafeBufferPointer<UInt8>) -> Void) {
+    package func forEachSearchableText(_ body: (Field, UnsafeBufferPointer<UInt8>) -> Void) {
         withBase { base, header in
             func cursor(at slot: Slot) -> PackedCursor {
                 PackedCursor(at: slot, in: base, header: header)
@@ -605,8 +607,8 @@ struct PackedAttributes: @unchecked Sendable {
 ///                                                      ▲ offset 0             ▲ offset 4 + count
 ///  window:    object header │ count|S|B 0 │ pointer owner ──► records in a loaded snapshot's run of sets
 /// ```
-final class PackedStorage: ManagedBuffer<PackedStorage.Header, UInt8> {
-    struct Header {
+@usableFromInline package final class PackedStorage: ManagedBuffer<PackedStorage.Header, UInt8> {
+    @usableFromInline package struct Header {
         var storedCount: UInt32
         var tail: UInt32
 
@@ -636,7 +638,7 @@ final class PackedStorage: ManagedBuffer<PackedStorage.Header, UInt8> {
     }
 
     /// A shared record's header: byte count, coded flag, tail.
-    static let recordHeaderSize = 4
+    package static let recordHeaderSize = 4
     static let recordCountMask: UInt32 = 0x7FFF
     static let codedRecordFlag: UInt32 = 0x8000
     /// Records' bytes a shared storage is filled to (offsets stay below 2^24:
@@ -655,18 +657,18 @@ final class PackedStorage: ManagedBuffer<PackedStorage.Header, UInt8> {
 
     /// The word before a shared record's bytes, or nil when the set is
     /// too large for a record (its own storage then).
-    static func recordWord(count: Int, tail: Int) -> UInt32? {
+    package static func recordWord(count: Int, tail: Int) -> UInt32? {
         count <= Int(recordCountMask) && tail <= count ? UInt32(count) | UInt32(tail) << 16 : nil
     }
 
     /// Largest byte count of a window: a document keeps its set's offset in 24 bits.
-    static let windowLimit = (1 << 24) - 1
+    package static let windowLimit = (1 << 24) - 1
 
     /// A shared storage whose `count` bytes of records lie at `base`, in a
     /// loaded snapshot's run of sets that `owner` keeps valid (see above:
     /// each set borrowed through an object of its own would cost a cold
     /// start an allocation a set).
-    static func window(over base: UnsafeRawPointer, count: Int, owner: AnyObject & Sendable) -> PackedStorage {
+    package static func window(over base: UnsafeRawPointer, count: Int, owner: AnyObject & Sendable) -> PackedStorage {
         precondition(count <= windowLimit)
         let buffer = create(minimumCapacity: MemoryLayout<Borrowed>.size) { _ in
             Header(count: count, tail: 0, borrowed: true, shared: true)

@@ -28,17 +28,17 @@ public struct AttributeSet: Codable, Sendable, Hashable {
     /// `PackedAttributes`): a copy is one retain, and a result carries
     /// its item's set without copying a field. Setting a field packs a
     /// new one: sets are built whole and rarely changed.
-    private var storage: PackedAttributes
+    @usableFromInline var storage: PackedAttributes
 
     init(_ fields: Fields) {
         storage = PackedAttributes.make(fields)
     }
 
-    init(packed: PackedAttributes) {
+    @inlinable package init(packed: PackedAttributes) {
         storage = packed
     }
 
-    var packed: PackedAttributes { storage }
+    @inlinable package var packed: PackedAttributes { storage }
 
     /// Every field, unpacked.
     var fields: Fields {
@@ -195,17 +195,21 @@ public struct AttributeSet: Codable, Sendable, Hashable {
 
     /// The name shown for a result: the title, else the display name.
     public var shownTitle: String {
-        withShownTitleUTF8 { String(decoding: $0, as: UTF8.self) }
+        var title = ""
+        readShownTitleUTF8 { title = String(decoding: $0, as: UTF8.self) }
+        return title
     }
 
-    /// `shownTitle` as UTF-8, decoded into a buffer that lives for the
-    /// call (no string made).
-    func withShownTitleUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    /// Calls `body` once with `shownTitle` as UTF-8, decoded into a buffer
+    /// that lives for the call (no string made). Not generic: the engine
+    /// calls it for every result, and a generic call from another module
+    /// would go unspecialized.
+    package func readShownTitleUTF8(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         storage.read(.title) { cursor in
-            var result: R?
-            cursor.withOptionalText { result = body($0) }
-            if result == nil { cursor.withOptionalText { result = body($0) } }
-            return result ?? body(UnsafeBufferPointer(start: nil, count: 0))
+            var called = false
+            cursor.withOptionalText { body($0); called = true }
+            if !called { cursor.withOptionalText { body($0); called = true } }
+            if !called { body(UnsafeBufferPointer(start: nil, count: 0)) }
         }
     }
 }
