@@ -102,7 +102,13 @@ import Testing
         var nonEmpty = 0
         for term in ["k", "ka", "karen", "karto", "stoni", "stonk", "tonsa", "mitok", "salom", "renka", "lomisa"] {
             let matches = shared.termMatches.matches(for: term, in: shared.trie)
-            let (one, two) = (serial.termCodeMap(matches), shared.termCodeMap(matches))
+            guard case .made(let oneCodes, let oneHits) = serial.termCodeMap(matches),
+                  case .made(let twoCodes, let twoHits) = shared.termCodeMap(matches)
+            else {
+                Issue.record("\(term): a code map is made")
+                continue
+            }
+            let (one, two) = ((codes: oneCodes, hits: oneHits), (codes: twoCodes, hits: twoHits))
             #expect(two.codes.count == one.codes.count, "\(term)")
             #expect(zip(two.codes, one.codes).filter { $0 != $1 }.count == 0, "\(term): slots whose codes differ")
             #expect(two.hits == one.hits, "\(term)")

@@ -12,7 +12,7 @@ import Testing
         func map(_ term: String) {
             _ = cache.codeMap(for: term) {
                 built.append(term)
-                return TermCodeMap(codes: [], hits: 0)
+                return TermCodeMap.made(codes: [], hits: 0)
             }
         }
         map("misatonve")
@@ -30,10 +30,10 @@ import Testing
     @Test func aMapLookedUpCountsAsUsed() {
         let cache = TermMatchCache()
         for term in ["a", "b", "c", "d"] {
-            _ = cache.codeMap(for: term) { TermCodeMap(codes: [], hits: 0) }
+            _ = cache.codeMap(for: term) { TermCodeMap.made(codes: [], hits: 0) }
         }
         #expect(cache.knownCodeMap(for: "a") != nil)
-        _ = cache.codeMap(for: "e") { TermCodeMap(codes: [], hits: 0) }
+        _ = cache.codeMap(for: "e") { TermCodeMap.made(codes: [], hits: 0) }
         #expect(cache.knownCodeMap(for: "a") != nil)
         #expect(cache.knownCodeMap(for: "b") == nil)
     }

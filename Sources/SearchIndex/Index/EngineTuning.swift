@@ -77,7 +77,7 @@ struct EngineTuning: Sendable, Hashable {
     /// Runs that must be left for the thread that made the results to
     /// join a shared marking: joining costs a set of its own and a merge.
     static let joiningRuns = 16
-    /// Field maps a term may be read from (`MappedTermCodes`): each is a
+    /// Field maps a term may be read from (`TermCodeMap.mapped`): each is a
     /// pass over its bytes for every run of slots, a code map one.
     static let mappedTermMapLimit = 2
     /// Postings beside those maps a term may have: each lookup tests a filter of them first.

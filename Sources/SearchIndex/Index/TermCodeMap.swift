@@ -1,15 +1,46 @@
 /// A term's best hit code in every document slot (`TermProbe` coding, or
-/// `TermProbe.miss`), and how many slots it hits: the total of a one-term
-/// query, counted while the map is made rather than by a pass of its own.
+/// `TermProbe.miss`): made, a byte a slot, or read from the field maps it
+/// would be made from.
 ///
 /// Made by `SearchEngine.termCodeMap(_:)`: the field maps of the term's
 /// large prefix nodes are merged a pass each (the first writes every slot,
 /// so the map is not filled with misses first; the last counts the hits),
 /// then its small nodes' postings are marked, each counted as it turns a
-/// miss into a hit.
-struct TermCodeMap: Sendable {
-    var codes: [UInt8]
-    var hits: Int
+/// miss into a hit. The count is the total of a one-term query, known
+/// without a pass of its own.
+///
+/// Mapped (`SearchEngine.mappedTermCodes(_:)`) when the term's field maps
+/// hold nearly every hit it has: the second term of "cozo l" is typed
+/// once, and a made map, a byte a slot written for that one keystroke and
+/// read back by the query's pass, would be a large share of it. Read
+/// from the packed maps (half a byte a slot) into a buffer that stays in
+/// the first-level cache, the same codes cost one read of half the bytes
+/// and no write (`fill`, `SlotCodeLookup`):
+///
+/// ```
+///   map "l" (base 4)   bytes  …│ 20 f1 3f … │…     low halves: slots 0–15 of the group
+///   codes of the run          …  4 5 · 7 …  …     · miss (no token under "l")
+/// ```
+enum TermCodeMap: Sendable {
+    /// A byte a slot, and how many slots hold a code.
+    case made(codes: [UInt8], hits: Int)
+    /// The term's maps, each with its base code (typos × 8, plus 4 for a
+    /// prefix's subtree, 0 for a whole word's own postings; a slot's code
+    /// is the least map's base plus its field), and the codes of the few
+    /// postings the maps do not hold (a whole word too rare for a map of
+    /// its own, a subtree's residual), by slot, each slot once with its
+    /// least code.
+    case mapped(maps: [(map: FieldMap, base: UInt8)], extras: [(slot: Int, code: UInt8)])
+
+    /// A mapped term of `maps`, and `postings` (slot, code; any order, a
+    /// slot more than once) beside them.
+    static func mapped(maps: [(map: FieldMap, base: UInt8)], postings: [(slot: Int, code: UInt8)]) -> TermCodeMap {
+        var extras: [(slot: Int, code: UInt8)] = []
+        for posting in postings.sorted(by: { ($0.slot, $0.code) < ($1.slot, $1.code) }) where extras.last?.slot != posting.slot {
+            extras.append(posting)
+        }
+        return .mapped(maps: maps, extras: extras)
+    }
 
     /// Writes into `codes` (uninitialised) the least code of `fieldMaps`
     /// in each slot, a map's code being its `base` plus the field it

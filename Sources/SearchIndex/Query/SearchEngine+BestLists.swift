@@ -593,9 +593,11 @@ extension SearchEngine {
         case .codeMap?:
             // A broad term's code map, kept for the next keystrokes (the
             // same term again, then with a second term).
-            let map = termMatches.codeMap(for: term) { termCodeMap(matches) }
-            total = map.hits
-            cover = .codes(map.codes)
+            guard case .made(let codes, let hits) = termMatches.codeMap(for: term, build: { termCodeMap(matches) }) else {
+                preconditionFailure("a term's code map is made")
+            }
+            total = hits
+            cover = .codes(codes)
         }
         for doc in expiringDocuments {
             guard documents[Int(doc)] != nil, expiration(ofSlot: Int(doc)) <= now.timeIntervalSinceReferenceDate else { continue }

@@ -32,7 +32,7 @@ import SearchSupport
 /// once while "cozo r…" is typed; the scan reads a broad term's code per
 /// candidate from its map when the driving term is narrow ("daio h"). A
 /// term that its field maps cover but for a few postings ("r", "h") is
-/// read from them instead, and no code map is made (`MappedTermCodes`).
+/// read from them instead, and no code map is made (`TermCodeMap.mapped`).
 /// Field maps are kept for nodes reaching at least one slot in ten,
 /// built from their children's maps, cached beside the best lists and kept
 /// up to date with them when a document under the node changes
@@ -235,9 +235,9 @@ extension SearchEngine {
         if marked.reduce(0, { $0 + $1.postings }) >= tuning.sharedMarkingMinimum, slotCount >= tuning.parallelScanMinimum,
             Self.workerCount > 1
         {
-            var map = sharedTermCodeMap(mapped: mapped, marked: marked)
-            map.codes.withUnsafeMutableBufferPointer { map.hits += Self.mark(residuals, into: $0) }
-            return map
+            var (codes, hits) = sharedTermCodes(mapped: mapped, marked: marked)
+            codes.withUnsafeMutableBufferPointer { hits += Self.mark(residuals, into: $0) }
+            return .made(codes: codes, hits: hits)
         }
         var hits = 0
         let codes = [UInt8](unsafeUninitializedCapacity: slotCount) { buffer, initialized in
@@ -247,7 +247,7 @@ extension SearchEngine {
             hits += Self.mark(marked, of: trie, into: codes)
             hits += Self.mark(residuals, into: codes)
         }
-        return TermCodeMap(codes: codes, hits: hits)
+        return .made(codes: codes, hits: hits)
     }
 
     /// `TermCodeMap.merge`, each half of the slots on a core of its own
@@ -367,7 +367,7 @@ extension SearchEngine {
     /// the slots, was slower.) A map of the second core's own would be a
     /// byte a slot filled with `miss` for each term, and faulted in again
     /// whenever the allocator had given its pages back.
-    private func sharedTermCodeMap(mapped: [(map: FieldMap, base: UInt8)], marked: [MarkedList]) -> TermCodeMap {
+    private func sharedTermCodes(mapped: [(map: FieldMap, base: UInt8)], marked: [MarkedList]) -> (codes: [UInt8], hits: Int) {
         var shares: [[MarkedList]] = [[], []]
         var loads = [0, 0]
         for list in marked.sorted(by: { $0.postings > $1.postings }) {
@@ -398,7 +398,7 @@ extension SearchEngine {
             }
             initialized = slotCount
         }
-        return TermCodeMap(codes: codes, hits: hits)
+        return (codes, hits)
     }
 
     /// What the passes over every slot read and bound: rule sums
@@ -631,22 +631,14 @@ extension SearchEngine {
             from: kept, terms: terms, matches: matches, probes: probes.count == terms.count ? probes : nil, query: query)
     }
 
-    /// A term's codes as a pass over the slots reads them.
-    enum TermCodes {
-        /// Its code map.
-        case map([UInt8])
-        /// Its field maps, read a run of slots at a time.
-        case mapped(MappedTermCodes)
-    }
-
     /// How a pass reads `term`'s codes: a code map a keystroke made is
     /// read; a term that its field maps alone cover is read from them
     /// (`mappedTermCodes`); any other term's code map is made, and kept
     /// for the next keystrokes.
-    func termCodes(of term: String, matches: TokenTrie.TermMatches) -> TermCodes {
-        if let known = termMatches.knownCodeMap(for: term) { return .map(known.codes) }
-        if let mapped = mappedTermCodes(matches) { return .mapped(mapped) }
-        return .map(termMatches.codeMap(for: term) { termCodeMap(matches) }.codes)
+    func termCodes(of term: String, matches: TokenTrie.TermMatches) -> TermCodeMap {
+        if let known = termMatches.knownCodeMap(for: term) { return known }
+        if let mapped = mappedTermCodes(matches) { return mapped }
+        return termMatches.codeMap(for: term) { termCodeMap(matches) }
     }
 
     /// The term's field maps, when they hold nearly every hit it has:
@@ -656,7 +648,7 @@ extension SearchEngine {
     /// (small nodes, covers' residuals) are at most
     /// `EngineTuning.mappedTermExtraLimit`. Nil for any other term, whose code
     /// map has postings to mark.
-    func mappedTermCodes(_ matches: TokenTrie.TermMatches) -> MappedTermCodes? {
+    func mappedTermCodes(_ matches: TokenTrie.TermMatches) -> TermCodeMap? {
         let parts = codeMapParts(matches)
         guard !parts.mapped.isEmpty, parts.mapped.count <= EngineTuning.mappedTermMapLimit else { return nil }
         var extras: [(slot: Int, code: UInt8)] = []
@@ -679,7 +671,7 @@ extension SearchEngine {
             }
             guard fits else { return nil }
         }
-        return MappedTermCodes(maps: parts.mapped, postings: extras)
+        return .mapped(maps: parts.mapped, postings: extras)
     }
 
     /// The best `limit` slots without views of a query whose terms' codes
@@ -702,7 +694,7 @@ extension SearchEngine {
     @_specialize(where V == UInt8)
     @_specialize(where V == UInt16)
     private func keptCandidates<V: RuleSum>(
-        _: V.Type, termCodes: [TermCodes], now: Double, limit: Int
+        _: V.Type, termCodes: [TermCodeMap], now: Double, limit: Int
     ) -> KeptCandidates {
         let slotCount = documents.count
         let blockCount = (slotCount + Self.leastBlockSize - 1) / Self.leastBlockSize
@@ -735,7 +727,7 @@ extension SearchEngine {
     @_specialize(where V == UInt8)
     @_specialize(where V == UInt16)
     private func sumRuleValues<V: RuleSum>(
-        of termCodes: [TermCodes], into sumsBuffer: UnsafeMutableBufferPointer<V>,
+        of termCodes: [TermCodeMap], into sumsBuffer: UnsafeMutableBufferPointer<V>,
         leasts leastsBuffer: UnsafeMutableBufferPointer<V>, workers: Int
     ) -> Int {
         nonisolated(unsafe) let (sums, leasts) = (sumsBuffer, leastsBuffer)
@@ -743,7 +735,7 @@ extension SearchEngine {
         let chunkSize = max(1, tuning.rulesChunkSize)
         // The code maps' bytes, held by `termCodes` until the query is done.
         let mapBases = termCodes.map { codes -> UnsafePointer<UInt8>? in
-            guard case .map(let map) = codes else { return nil }
+            guard case .made(let map, _) = codes else { return nil }
             return map.withUnsafeBufferPointer { $0.baseAddress }
         }
         let totals = termCodes.withUnsafeBufferPointer { termCodes in
@@ -761,11 +753,11 @@ extension SearchEngine {
                         // `codes[0]` is the chunk's first slot's.
                         let codes: UnsafePointer<UInt8>
                         switch termCodes[index] {
-                        case .map:
-                            // A code map has a byte for every slot, and there are some.
+                        case .made:
+                            // A made map has a byte for every slot, and there are some.
                             codes = mapBases[index]! + chunk.lowerBound
-                        case .mapped(let mapped):
-                            mapped.fill(chunk, into: run)
+                        case .mapped:
+                            termCodes[index].fill(chunk, into: run)
                             codes = UnsafePointer(run.baseAddress!)
                         }
                         if index == 0 {

@@ -55,7 +55,7 @@ extension SearchEngine {
         /// In probing order: the codes a term is read from per candidate
         /// (its code map, or the field maps it would be merged from), or
         /// nil when it is probed; these hold the lookups' bytes alive.
-        var codes: [TermCodes?]
+        var codes: [TermCodeMap?]
         var lookups: [SlotCodeLookup?]
 
         var driverIndex: Int { order[0] }
@@ -79,7 +79,7 @@ extension SearchEngine {
         }
         let estimates = matches.map { $0.estimatedPostings(in: trie) }
         let slotCount = max(1, documents.count)
-        let knownMaps = terms.map { termMatches.knownCodeMap(for: $0)?.codes }
+        let knownMaps = terms.map { termMatches.knownCodeMap(for: $0) }
         let mapped = terms.indices.map { knownMaps[$0] != nil || isBroad(matches[$0]) }
         func cost(drivenBy driver: Int) -> Double {
             let candidates = Double(min(estimates[driver], slotCount))
@@ -90,17 +90,11 @@ extension SearchEngine {
         }
         let driverIndex = probes.indices.min { cost(drivenBy: $0) < cost(drivenBy: $1) }!
         let order = [driverIndex] + probes.indices.filter { $0 != driverIndex }.sorted { estimates[$0] < estimates[$1] }
-        let codes = order.map { index -> TermCodes? in
-            guard index != driverIndex, mapped[index] else { return knownMaps[index].map { .map($0) } }
+        let codes = order.map { index -> TermCodeMap? in
+            guard index != driverIndex, mapped[index] else { return knownMaps[index] }
             return termCodes(of: terms[index], matches: matches[index])
         }
-        let lookups = codes.map { codes -> SlotCodeLookup? in
-            switch codes {
-            case .map(let map)?: map.withUnsafeBufferPointer { $0.baseAddress }.map(SlotCodeLookup.init(codes:))
-            case .mapped(let mapped)?: SlotCodeLookup(mapped: mapped)
-            case nil: nil
-            }
-        }
+        let lookups = codes.map { $0.map(SlotCodeLookup.init(map:)) }
         return ScanOrder(
             order: order, estimates: estimates, probes: order.map { probes[$0] }, termOrderProbes: probes,
             codes: codes, lookups: lookups)

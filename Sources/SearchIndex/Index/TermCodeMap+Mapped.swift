@@ -1,45 +1,20 @@
-/// A broad term's hit codes read straight from the field maps its code map
-/// would be merged from (`TermCodeMap.merge`), a run of slots at a time.
-///
-/// The second term of "cozo l" is typed once: its code map, a byte a slot
-/// written for that one keystroke and read back by the query's pass over
-/// the slots, is a large share of such keystrokes. Read from the packed
-/// maps (half a byte a slot) into a buffer
-/// that stays in the first-level cache, the same codes cost one read of
-/// half the bytes and no write:
-///
-/// ```
-///   map "l" (base 4)   bytes  …│ 20 f1 3f … │…     low halves: slots 0–15 of the group
-///   codes of the run          …  4 5 · 7 …  …     · miss (no token under "l")
-/// ```
-struct MappedTermCodes: Sendable {
-    /// The term's maps, each with its base code (`TermProbe` coding: typos
-    /// × 8, plus 4 for a prefix's subtree, 0 for a whole word's own
-    /// postings); a slot's code is the least map's base plus its field.
-    let maps: [(map: FieldMap, base: UInt8)]
-    /// The codes of the few postings the maps do not hold (a whole word
-    /// too rare for a map of its own, a subtree's residual: "m" is the
-    /// subtree of "m…" and one document's word "m"), by slot, each slot
-    /// once with its least code.
-    let extras: [(slot: Int, code: UInt8)]
-
-    /// `maps`, and `postings` (slot, code; any order, a slot more than
-    /// once) beside them.
-    init(maps: [(map: FieldMap, base: UInt8)], postings: [(slot: Int, code: UInt8)] = []) {
-        self.maps = maps
-        var extras: [(slot: Int, code: UInt8)] = []
-        for posting in postings.sorted(by: { ($0.slot, $0.code) < ($1.slot, $1.code) }) where extras.last?.slot != posting.slot {
-            extras.append(posting)
-        }
-        self.extras = extras
-    }
-
+/// Reading a mapped term's codes (`TermCodeMap.mapped`): a run of slots
+/// at a time for a pass over every slot, one slot at a time for the scan.
+extension TermCodeMap {
     /// Writes the codes of `slots` into `codes` (at least as many: `codes[0]`
-    /// is `slots.lowerBound`'s), what `TermCodeMap.merge` of the same maps
-    /// writes there.
+    /// is `slots.lowerBound`'s): a made map's, or what `merge` of a mapped
+    /// term's maps writes there.
     func fill(_ slots: Range<Int>, into codes: UnsafeMutableBufferPointer<UInt8>) {
         precondition(codes.count >= slots.count, "room for every slot")
         guard let target = codes.baseAddress, !slots.isEmpty else { return }
+        let (maps, extras): ([(map: FieldMap, base: UInt8)], [(slot: Int, code: UInt8)])
+        switch self {
+        case .made(let made, _):
+            made.withUnsafeBufferPointer { target.update(from: $0.baseAddress! + slots.lowerBound, count: slots.count) }
+            return
+        case .mapped(let termMaps, let termExtras):
+            (maps, extras) = (termMaps, termExtras)
+        }
         let start = slots.lowerBound
         for (index, (map, base)) in maps.enumerated() {
             let merging = index > 0
@@ -105,7 +80,7 @@ struct MappedTermCodes: Sendable {
 
 /// A term's code in any one slot, as the scan looks it up for each
 /// candidate: from the term's code map, or from its field maps
-/// (`MappedTermCodes`), whose bytes a code map would have taken a pass
+/// (`TermCodeMap.mapped`), whose bytes a code map would have taken a pass
 /// over every slot to write. It holds the bytes' addresses: its maker
 /// keeps the arrays alive while it is used.
 struct SlotCodeLookup {
@@ -126,34 +101,43 @@ struct SlotCodeLookup {
     private var codes: UnsafePointer<UInt8>?
     private var first = PackedMap()
     private var second = PackedMap()
-    /// `MappedTermCodes.extras`, and a bit for each (its slot's low bits)
+    /// A mapped term's extras, and a bit for each (its slot's low bits)
     /// in a filter small enough to stay in the first cache: most slots
     /// are told they have none by one bit.
     private var extras: UnsafeBufferPointer<(slot: Int, code: UInt8)>?
     private var extraFilter: [UInt64] = []
     private static let filterMask = 4_095
 
-    /// Codes read from a code map's bytes.
-    init(codes: UnsafePointer<UInt8>) {
+    /// Codes read from `map`: a made map's bytes, or a mapped term's maps
+    /// (at most two: `EngineTuning.mappedTermMapLimit`).
+    init(map: TermCodeMap) {
+        switch map {
+        case .made(let codes, _):
+            // Held by `map`, which the maker keeps.
+            self.init(codes: codes.withUnsafeBufferPointer { $0.baseAddress })
+        case .mapped(let maps, let extras):
+            self.init(maps: maps, extras: extras)
+        }
+    }
+
+    private init(codes: UnsafePointer<UInt8>?) {
         self.codes = codes
     }
 
-    /// Codes read from `mapped`'s maps (at most two: `EngineTuning.mappedTermMapLimit`).
-    init(mapped: MappedTermCodes) {
-        precondition(mapped.maps.count <= 2, "at most two maps")
+    private init(maps: [(map: FieldMap, base: UInt8)], extras: [(slot: Int, code: UInt8)]) {
+        precondition(maps.count <= 2, "at most two maps")
         func packed(_ index: Int) -> PackedMap {
-            guard index < mapped.maps.count else { return PackedMap() }
-            let (map, base) = mapped.maps[index]
-            // Held by `mapped`'s maps, which the maker keeps.
+            guard index < maps.count else { return PackedMap() }
+            let (map, base) = maps[index]
+            // Held by the term's map, which the maker keeps.
             return PackedMap(bytes: map.bytes.withUnsafeBufferPointer { $0.baseAddress }, count: map.count, base: base)
         }
         first = packed(0)
         second = packed(1)
-        guard !mapped.extras.isEmpty else { return }
-        // Held by `mapped`, as its maps are.
-        extras = mapped.extras.withUnsafeBufferPointer { $0 }
+        guard !extras.isEmpty else { return }
+        self.extras = extras.withUnsafeBufferPointer { $0 }
         extraFilter = [UInt64](repeating: 0, count: (Self.filterMask + 1) / 64)
-        for (slot, _) in mapped.extras {
+        for (slot, _) in extras {
             extraFilter[(slot & Self.filterMask) >> 6] |= 1 << UInt64(slot & 63)
         }
     }
@@ -163,7 +147,7 @@ struct SlotCodeLookup {
         if let codes { return codes[slot] }
         let mapped = min(first.code(slot), second.code(slot))
         guard let extras, extraFilter[(slot & Self.filterMask) >> 6] & (1 << UInt64(slot & 63)) != 0 else { return mapped }
-        let low = MappedTermCodes.firstExtra(atLeast: slot, in: extras)
+        let low = TermCodeMap.firstExtra(atLeast: slot, in: extras)
         return low < extras.count && extras[low].slot == slot ? min(mapped, extras[low].code) : mapped
     }
 }
