@@ -605,10 +605,9 @@ public struct SearchEngine: Sendable {
     /// once placed.
     ///
     /// Inserting is this thread's; while a chunk goes into the trie, the
-    /// next one is built on the paired worker (a bulk import spent a
-    /// quarter of its time tokenising, while the trie waited), and this
-    /// thread takes a share of that once its chunk is in
-    /// (`ParallelWork.map(_:alongside:_:)`). In chunks, so that a large
+    /// next one is built on another (a bulk import spent a quarter of its
+    /// time tokenising, while the trie waited), and this thread takes a
+    /// share of that once its chunk is in. In chunks, so that a large
     /// batch never holds every pending token at once.
     private mutating func buildInChunks<Chunk: RangeReplaceableCollection & Sendable>(
         _ chunks: inout [Chunk], documents count: Int, progress: ((Double) -> Void)? = nil,
@@ -627,13 +626,11 @@ public struct SearchEngine: Sendable {
         reserveCapacity(documents: count)
         let (nodesBefore, tokensBefore, firstCount) = (trie.nodes.count, tokens.words.count, chunks[0].count)
         for index in chunks.indices {
-            if index + 1 < chunks.count {
-                built = ParallelWork.map(Array(chunks[index + 1]), alongside: { place(&self, chunks[index], &built) }, build)
-            } else {
-                place(&self, chunks[index], &built)
-            }
+            let next = index + 1 < chunks.count ? SharedMap(Array(chunks[index + 1]), build) : nil
+            place(&self, chunks[index], &built)
             // Its inputs go now, not with the batch (a bulk import's records would otherwise all wait).
             chunks[index] = Chunk()
+            built = next?.finish() ?? []
             // Freed pages go back as the build goes, not only at its end:
             // posting lists grown by doubling leave their old copies behind,
             // which would add to the build's peak at its last chunk; a trim

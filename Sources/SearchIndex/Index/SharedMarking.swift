@@ -1,9 +1,8 @@
-import SearchSupport
+import Synchronization
 
 /// A count's marking (`SearchEngine.documentBits`) shared by two threads:
 /// the posting lists to mark as runs of ordered nodes, each run taken by
-/// whichever thread asks first (`SharedBlocks`), each thread marking a bit
-/// set of its own.
+/// whichever thread asks first, each thread marking a bit set of its own.
 ///
 /// A one-term count that marks many postings runs on the paired worker
 /// while this thread ranks and makes the results; the largest counts take
@@ -16,7 +15,7 @@ final class SharedMarking: @unchecked Sendable {
     let runs: [Range<Int>]
     /// Slots in the engine: the length of each thread's bit set in words.
     let words: Int
-    private let blocks: SharedBlocks
+    private let next = Atomic<Int>(0)
     /// Each thread's set, written by that thread only (before the
     /// caller's join, taken after it). Empty for a thread that took no run.
     private var firstBits: [UInt64] = []
@@ -31,14 +30,16 @@ final class SharedMarking: @unchecked Sendable {
     init(runs: [Range<Int>], slots: Int) {
         self.runs = runs
         self.words = (slots + 63) / 64
-        blocks = SharedBlocks(count: runs.count)
     }
 
     /// Runs not taken yet (a hint: the other thread may be taking one).
-    var runsLeft: Int { blocks.left }
+    var runsLeft: Int { max(0, runs.count - next.load(ordering: .relaxed)) }
 
     /// The next run not taken yet, nil when every run is taken.
-    func takeRun() -> Range<Int>? { blocks.take().map { runs[$0] } }
+    func takeRun() -> Range<Int>? {
+        let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+        return index < runs.count ? runs[index] : nil
+    }
 
     /// Stores the set of `thread` (0 or 1) and the bits it set.
     func finish(thread: Int, bits: [UInt64], count: Int) {
