@@ -27,7 +27,8 @@ public struct AttributeSet: Codable, Sendable, Hashable {
     /// The fields packed in one shared, immutable allocation (see
     /// `PackedAttributes`): a copy is one retain, and a result carries
     /// its item's set without copying a field. Setting a field packs a
-    /// new one: sets are built whole and rarely changed.
+    /// new one: sets are built whole and rarely changed. Visible to
+    /// inlined code: the engine wraps a document's set for every result.
     @usableFromInline var storage: PackedAttributes
 
     init(_ fields: Fields) {

@@ -112,7 +112,7 @@ import SearchSupport
 
     /// A byte of the storage's header: read only to bring it into the
     /// cache (the step before `leadingBytes`, which reads through it).
-    package var headerByte: UInt8 {
+    @inlinable package var headerByte: UInt8 {
         storage.withUnsafeMutablePointers { header, _ in UInt8(truncatingIfNeeded: header.pointee.storedCount) }
     }
 
@@ -609,7 +609,7 @@ import SearchSupport
 /// ```
 @usableFromInline package final class PackedStorage: ManagedBuffer<PackedStorage.Header, UInt8> {
     @usableFromInline package struct Header {
-        var storedCount: UInt32
+        @usableFromInline var storedCount: UInt32
         var tail: UInt32
 
         static let borrowedFlag: UInt32 = 1 << 31

@@ -18,7 +18,7 @@ public enum Visibility: String, Codable, Sendable, Hashable, CaseIterable {
 
     /// The visibility as a small number, its place in `allCases`: how a
     /// document's flags and a snapshot store it (so the numbers never change).
-    package var ordinal: UInt8 {
+    @inlinable package var ordinal: UInt8 {
         switch self {
         case .public: 0
         case .private: 1
@@ -27,7 +27,7 @@ public enum Visibility: String, Codable, Sendable, Hashable, CaseIterable {
     }
 
     /// The visibility whose `ordinal` is `ordinal`; nil for a number none has.
-    package init?(ordinal: UInt8) {
+    @inlinable package init?(ordinal: UInt8) {
         switch ordinal {
         case 0: self = .public
         case 1: self = .private
