@@ -63,3 +63,11 @@ extension SearchEngine {
         search(SearchQuery(text, limit: limit, domains: domains, now: now)).results.map(\.uniqueIdentifier)
     }
 }
+
+extension TermCodeMap {
+    /// `merge` of maps given a byte a slot (`SearchEngine.noField` for
+    /// none), packed first.
+    static func merge(_ fieldMaps: [(map: [UInt8], base: UInt8)], into codes: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        merge(fieldMaps.map { (FieldMap(unpacked: $0.map), $0.base) }, into: codes)
+    }
+}

@@ -78,12 +78,6 @@ enum TermCodeMap: Sendable {
         return hits
     }
 
-    /// The same of maps given a byte a slot (`SearchEngine.noField` for
-    /// none), packed first: for tests.
-    static func merge(_ fieldMaps: [(map: [UInt8], base: UInt8)], into codes: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        merge(fieldMaps.map { (FieldMap(unpacked: $0.map), $0.base) }, into: codes)
-    }
-
     /// One field map's codes into `codes[slots]` (which start at a
     /// multiple of 32), written (`merging` false) or kept where lower;
     /// returns how many of those slots then hold a code. A group of the
