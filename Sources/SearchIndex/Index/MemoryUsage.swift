@@ -1,5 +1,3 @@
-import SearchSupport
-
 /// Where an engine's memory is, part by part, in bytes: what `bench`
 /// reports beside the process's peak, so that a change to the engine's
 /// size shows where it landed.
@@ -24,9 +22,6 @@ public struct MemoryUsage: Sendable, Equatable {
 
     /// The engine's own memory in all (`borrowed` not included).
     public var total: Int { parts.reduce(0) { $0 + $1.bytes } }
-
-    /// A Swift heap object's header (its type and reference counts).
-    static let objectHeader = HeapObject.headerBytes
 
     /// The bytes of the part named `name` (0 if there is none).
     public subscript(name: String) -> Int { parts.first { $0.name == name }?.bytes ?? 0 }
