@@ -27,13 +27,19 @@ let package = Package(
         // What is indexed: Core Spotlight's items, attribute sets and
         // activities, their compact form and their JSON. Values, no I/O.
         .target(name: "SearchModel", dependencies: ["SearchSupport"], swiftSettings: optimizedInTests),
-        // The engine: tokenizer, trie, ranking, query plans, snapshots. Pure Swift, no I/O.
-        .target(name: "SearchIndex", dependencies: ["SearchModel", "SearchSupport"], swiftSettings: optimizedInTests),
+        // How text becomes tokens and query terms: the tokenizer and the
+        // folding, shared by the engine and the screen's match highlights.
+        .target(name: "SearchText", swiftSettings: optimizedInTests),
+        // The engine: trie, ranking, query plans. Pure Swift, no I/O.
+        .target(name: "SearchIndex", dependencies: ["SearchModel", "SearchText", "SearchSupport"], swiftSettings: optimizedInTests),
+        // The engine saved as it stands and loaded back without tokenising:
+        // a cache of the store's records, in memory layout. Bytes in, bytes out.
+        .target(name: "SearchSnapshot", dependencies: ["SearchIndex", "SearchSupport"], swiftSettings: optimizedInTests),
         // The truth on disk: SQLite through GRDB, plus the live index built on it.
         .target(
             name: "SearchStore",
             dependencies: [
-                "SearchIndex", "SearchSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "SearchIndex", "SearchSnapshot", "SearchSupport", .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for reading a million bodies without a row object each (`StoredRun`).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
@@ -68,7 +74,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "SearchIndexTests",
-            dependencies: ["SearchIndex", "SearchModel", "SearchSupport", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["SearchIndex", "SearchModel", "SearchText", "SearchSnapshot", "SearchSupport", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "SearchStoreTests",

@@ -1,6 +1,7 @@
 import Glibc
 import Foundation
 import SearchIndex
+import SearchSnapshot
 import SearchSupport
 
 /// The engine saved beside its store (`index.sqlite.snapshot`), so that a

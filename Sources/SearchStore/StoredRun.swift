@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import SearchIndex
+import SearchSnapshot
 
 /// The run of sets a snapshot reads its records' attribute sets from: the
 /// store's packed bodies, each from its record word on, end to end in

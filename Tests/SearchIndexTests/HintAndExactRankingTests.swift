@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import SearchIndex
+@testable import SearchSnapshot
 
 /// SPEC 2's exact and `rankingHint` rules, each against its neighbours:
 /// typos, whole words, exact, field, engagement, hint, sources, title.

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 @testable import SearchIndex
+@testable import SearchSnapshot
 @testable import SearchModel
 
 /// The pieces a snapshot is read with: each record's attribute set from

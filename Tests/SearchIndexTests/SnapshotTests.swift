@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 @testable import SearchIndex
+@testable import SearchSnapshot
 @testable import SearchModel
 
 /// An engine loaded from its snapshot must be the same engine: same

@@ -1,6 +1,7 @@
 import Testing
 import TestSupport
 @testable import SearchIndex
+@testable import SearchText
 
 @Suite struct TokenizerTests {
     func texts(_ s: String) -> [String] { Tokenizer.indexTokens(s).map(\.text) }

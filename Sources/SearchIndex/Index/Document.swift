@@ -8,8 +8,8 @@ import Foundation
 /// standalone activity) it was built from: one reference to the same
 /// copy-on-write storage, where a copy of the fields was a quarter of a
 /// kilobyte a slot.
-struct Document: Sendable {
-    var uniqueIdentifier: String
+package struct Document: Sendable {
+    package var uniqueIdentifier: String
     /// Shared with the other documents of its domain (`DomainNames`).
     private var domain: DomainName?
     /// What results show: the attribute set of what the document was built
@@ -54,7 +54,7 @@ struct Document: Sendable {
 
     /// The title results show: the attribute set's shown title (it was
     /// built from it), else the document's own.
-    @inline(__always) var title: String {
+    @inline(__always) package var title: String {
         switch shown {
         case .attributes: attributes.unsafelyUnwrapped.shownTitle
         case .standalone(let text): text.title
@@ -62,7 +62,7 @@ struct Document: Sendable {
     }
 
     /// The content type results show, found the same way as the title.
-    @inline(__always) var contentType: String {
+    @inline(__always) package var contentType: String {
         if let common = commonContentType { return common }
         switch shown {
         case .attributes: return attributes.unsafelyUnwrapped.contentType
@@ -75,7 +75,7 @@ struct Document: Sendable {
     /// `PackedAttributes.commonContentTypes`. Every result shows its type,
     /// and read from the set it would be a cache miss of its own for each
     /// of a keystroke's fifty results (the set's first bytes).
-    @inline(__always) var contentTypeCode: UInt8 { UInt8(truncatingIfNeeded: titleAndFlags >> 29) }
+    @inline(__always) package var contentTypeCode: UInt8 { UInt8(truncatingIfNeeded: titleAndFlags >> 29) }
 
     /// The content type when the slot codes it (a shared literal), else nil.
     @inline(__always) var commonContentType: String? {
@@ -89,7 +89,7 @@ struct Document: Sendable {
     }
 
     /// Whether a snapshot's stored code is one this build reads.
-    static func isContentTypeCode(_ code: UInt8) -> Bool { Int(code) <= PackedAttributes.commonContentTypes.count }
+    package static func isContentTypeCode(_ code: UInt8) -> Bool { Int(code) <= PackedAttributes.commonContentTypes.count }
 
     /// The fields a result copies, read together (in place, through
     /// `withDocument`). Stored fields and bit operations on them only: a
@@ -122,18 +122,18 @@ struct Document: Sendable {
     /// A byte of the slot itself, read to bring it into the cache.
     @inline(__always) var slotByte: UInt8 { UInt8(truncatingIfNeeded: titleAndFlags) }
 
-    @inline(__always) var domainIdentifier: String? { domain?.value }
+    @inline(__always) package var domainIdentifier: String? { domain?.value }
     /// The domain's shared object (for tests).
     var domainObject: DomainName? { domain }
 
     /// The title's length in characters (the rank's shorter-title rule),
     /// up to `titleLengthLimit`.
-    @inline(__always) var titleLength: Int { Int(titleAndFlags & Self.lowBits) }
+    @inline(__always) package var titleLength: Int { Int(titleAndFlags & Self.lowBits) }
     /// Every source that indexes this document, in `Source` order.
-    @inline(__always) var sources: [Source] { sourceSet.list }
+    @inline(__always) package var sources: [Source] { sourceSet.list }
     @inline(__always) var sourceCount: Int { sourceSet.count }
     @inline(__always) var sourceSet: SourceSet { SourceSet(bits: UInt8(truncatingIfNeeded: offsetAndSources >> 24)) }
-    @inline(__always) var visibility: Visibility {
+    @inline(__always) package var visibility: Visibility {
         Visibility(ordinal: UInt8(truncatingIfNeeded: titleAndFlags >> 24 & 3)) ?? .restricted
     }
     /// The source of the record this document holds (see `heldRecord`),
@@ -152,13 +152,13 @@ struct Document: Sendable {
     static let titleLengthLimit = 255
 
     /// Whether the engine keeps this document's record here only (see `heldRecord`).
-    var holdsRecord: Bool { heldRecordSource != Self.holdsNoRecord }
+    package var holdsRecord: Bool { heldRecordSource != Self.holdsNoRecord }
 
     /// The record this document holds, given the document's expiration
     /// (`SearchEngine.expirations`): one whose item is all in the
     /// document's fields (identifier, domain, set, expiration, visibility),
     /// so the engine keeps it nowhere else (`SearchEngine+Records`).
-    func heldRecord(expiration: Double) -> IndexRecord? {
+    package func heldRecord(expiration: Double) -> IndexRecord? {
         guard holdsRecord, let attributes else { return nil }
         return IndexRecord(
             item: SearchableItem(
@@ -203,7 +203,7 @@ extension Document {
     /// `contentType` (with a set, `contentType` must be the set's); its
     /// domain's object from `domains` (shared with the documents before it
     /// there), else its own.
-    init(
+    package init(
         uniqueIdentifier: String, title: String, titleLength: Int, contentType: String, domainIdentifier: String?,
         sources: SourceSet, visibility: Visibility, attributes: AttributeSet? = nil, domains: DomainNames? = nil
     ) {
@@ -231,7 +231,7 @@ extension Document {
     static func seconds(_ date: Date?) -> Double { date?.timeIntervalSinceReferenceDate ?? .infinity }
 
     /// A stored expiration as a date (nil for none).
-    static func date(_ seconds: Double) -> Date? {
+    package static func date(_ seconds: Double) -> Date? {
         seconds == .infinity ? nil : Date(timeIntervalSinceReferenceDate: seconds)
     }
 
@@ -240,7 +240,7 @@ extension Document {
     /// has them, without making the record: it holds it (`heldRecord`).
     /// `contentTypeCode` is the set's, as the snapshot has it (reading the
     /// set for it would bring every set's page in at a load).
-    init(
+    package init(
         holding source: Source, uniqueIdentifier: consuming String, domain: consuming DomainName?,
         attributes: consuming AttributeSet, visibility: Visibility, titleLength: Int, sources: SourceSet,
         contentTypeCode: UInt8
@@ -279,7 +279,7 @@ struct BuiltDocument: Sendable {
 }
 
 /// A set of sources in one byte, a bit per case of `Source`.
-struct SourceSet: Sendable, Equatable, ExpressibleByArrayLiteral {
+package struct SourceSet: Sendable, Equatable, ExpressibleByArrayLiteral {
     fileprivate(set) var bits: UInt8 = 0
 
     fileprivate init(bits: UInt8) {
@@ -290,11 +290,11 @@ struct SourceSet: Sendable, Equatable, ExpressibleByArrayLiteral {
         for source in sources { insert(source) }
     }
 
-    init(arrayLiteral sources: Source...) {
+    package init(arrayLiteral sources: Source...) {
         self.init(sources)
     }
 
-    mutating func insert(_ source: Source) {
+    package mutating func insert(_ source: Source) {
         bits |= 1 << source.ordinal
     }
 

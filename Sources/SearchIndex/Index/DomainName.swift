@@ -3,10 +3,10 @@ import Foundation
 /// A domain identifier as documents keep it: one object for the documents
 /// of a batch in the same domain, so a document holds a reference of 8
 /// bytes where a `String?` takes 16 (a slot of 40 bytes, not 48).
-final class DomainName: Sendable {
-    let value: String
+package final class DomainName: Sendable {
+    package let value: String
 
-    init(_ value: String) {
+    package init(_ value: String) {
         self.value = value
     }
 }
@@ -15,7 +15,7 @@ final class DomainName: Sendable {
 /// of the same domain share one (`name(for:)`). A handful are kept, not
 /// every domain ever seen: with as many domains as items, each document
 /// has its own, and a deleted domain's object goes with its documents.
-final class DomainNames: @unchecked Sendable {
+package final class DomainNames: @unchecked Sendable {
     // Sendable: every access holds the lock.
     private let lock = NSLock()
     private var cache = DomainNameCache()

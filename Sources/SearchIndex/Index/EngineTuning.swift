@@ -6,28 +6,28 @@
 /// enumeration). The per-engine values are kept in snapshots where they
 /// were tuned for the index, and tests set them small to reach a path on
 /// a small index; the static ones are the same for every index.
-struct EngineTuning: Sendable, Hashable {
+package struct EngineTuning: Sendable, Hashable {
     // MARK: Per engine (set by tests; the first six are saved in snapshots)
 
     /// Whether queries may scan the token arena (`SearchEngine+Scan`); off,
     /// they enumerate with node caches.
-    var scanEnabled = true
+    package var scanEnabled = true
     /// Subtrees with more documents than this keep best lists; nil follows
     /// the index's size (`SearchEngine.sizedTopListThreshold`).
     var topListThreshold: Int?
     /// Subtrees with at least this many documents (and one slot in ten)
     /// keep a field map: fewer maps would leave broad terms to postings.
-    var fieldMapMinimumDocuments = 4_096
+    package var fieldMapMinimumDocuments = 4_096
     /// Indexes with fewer slots never answer from field maps: a scan of a
     /// small index is quick, and maps would only cost memory.
-    var fieldMapQueryMinimumSlots = 32_768
+    package var fieldMapQueryMinimumSlots = 32_768
     /// A driving term with at most this many postings is gathered by
     /// sorting them; with more, through a byte and a bit a slot (`SlotScratch`),
     /// which reads eight slots at a time.
-    var sortedGatherLimit = 4_096
+    package var sortedGatherLimit = 4_096
     /// From this many slots a pass over every slot is shared among the
     /// cores: below it, handing work over costs more than it saves.
-    var parallelScanMinimum = 32_768
+    package var parallelScanMinimum = 32_768
     /// From this many postings marked, a one-term count runs on the other
     /// core beside the ranking: from here marking costs well above handing it over.
     var sharedCountMinimum = 16_384
@@ -91,5 +91,5 @@ struct EngineTuning: Sendable, Hashable {
     /// fewer are built on the caller's thread.
     static let sharedBuildMinimum = 128
     /// Trie nodes from which a snapshot's are built on every core.
-    static let parallelNodeMinimum = 1_024
+    package static let parallelNodeMinimum = 1_024
 }

@@ -14,7 +14,7 @@
 /// every process, so a snapshot keeps the table. Signatures collide, so a
 /// document found here is checked against the query (`isExact`). Moving a
 /// bucket reads its document's names again (`NamesOf`).
-struct ExactNames: Sendable {
+package struct ExactNames: Sendable {
     private var buckets = TaggedBuckets(loadPercent: Self.loadPercent)
 
     /// Two thirds full at most: a common name files hundreds of documents in one
@@ -35,11 +35,11 @@ struct ExactNames: Sendable {
     init() {}
 
     /// The table a snapshot kept (`storedBuckets`).
-    init(storedBuckets: [UInt32]) {
+    package init(storedBuckets: [UInt32]) {
         buckets = TaggedBuckets(storedBuckets: storedBuckets, loadPercent: Self.loadPercent)
     }
 
-    var storedBuckets: [UInt32] { buckets.storedBuckets }
+    package var storedBuckets: [UInt32] { buckets.storedBuckets }
     var memoryBytes: Int { buckets.memoryBytes }
     /// How many names are filed.
     var count: Int { buckets.count }

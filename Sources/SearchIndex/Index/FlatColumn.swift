@@ -19,7 +19,7 @@
 /// almost nothing and count only once touched.
 ///
 /// A value type with copy-on-write storage, like `Array`.
-struct FlatColumn<Element: BitwiseCopyable & Sendable>: @unchecked Sendable {
+package struct FlatColumn<Element: BitwiseCopyable & Sendable>: @unchecked Sendable {
     // Sendable as Array is: the buffer is changed only when uniquely referenced.
     private var buffer: Buffer?
     /// The value of a column that holds exactly one and no buffer. Most
@@ -29,7 +29,7 @@ struct FlatColumn<Element: BitwiseCopyable & Sendable>: @unchecked Sendable {
     /// it saves.
     private var single: Element?
 
-    init() {}
+    package init() {}
 
     init(_ elements: [Element]) {
         elements.withUnsafeBufferPointer { append(contentsOf: $0) }
@@ -48,7 +48,7 @@ struct FlatColumn<Element: BitwiseCopyable & Sendable>: @unchecked Sendable {
     /// a `lender` to keep them (see `init(borrowing:count:owner:)`),
     /// else copied with room for `capacity`. How a snapshot's columns are
     /// read (`SnapshotReader.readColumnInPlace` says which may be borrowed).
-    init(at start: UnsafeRawPointer, count: Int, lender: (AnyObject & Sendable)?, capacity: Int) {
+    package init(at start: UnsafeRawPointer, count: Int, lender: (AnyObject & Sendable)?, capacity: Int) {
         if let lender {
             self.init(borrowing: start.assumingMemoryBound(to: Element.self), count: count, owner: lender)
         } else {
@@ -63,11 +63,11 @@ struct FlatColumn<Element: BitwiseCopyable & Sendable>: @unchecked Sendable {
         buffer = Buffer.make(borrowing: start, count: count, owner: owner)
     }
 
-    @inline(__always) var count: Int {
+    @inline(__always) package var count: Int {
         if let buffer { return buffer.elementCount }
         return single == nil ? 0 : 1
     }
-    var isEmpty: Bool { count == 0 }
+    package var isEmpty: Bool { count == 0 }
     var capacity: Int {
         if let buffer { return buffer.elementCapacity }
         return single == nil ? 0 : 1
@@ -81,7 +81,7 @@ struct FlatColumn<Element: BitwiseCopyable & Sendable>: @unchecked Sendable {
         return withUnsafeBufferPointer { UnsafeRawBufferPointer($0) }
     }
 
-    subscript(index: Int) -> Element {
+    package subscript(index: Int) -> Element {
         @inline(__always) get {
             precondition(index >= 0 && index < count, "index out of range")
             // The buffer first: the token arena's columns read this for every token.
@@ -107,7 +107,7 @@ struct FlatColumn<Element: BitwiseCopyable & Sendable>: @unchecked Sendable {
         return withExtendedLifetime(buffer) { Array(UnsafeBufferPointer(start: buffer.base + range.lowerBound, count: range.count)) }
     }
 
-    func withUnsafeBufferPointer<R, E: Error>(_ body: (UnsafeBufferPointer<Element>) throws(E) -> R) throws(E) -> R {
+    package func withUnsafeBufferPointer<R, E: Error>(_ body: (UnsafeBufferPointer<Element>) throws(E) -> R) throws(E) -> R {
         guard let buffer else {
             guard let single else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
             return try withUnsafePointer(to: single) { (value) throws(E) -> R in try body(UnsafeBufferPointer(start: value, count: 1)) }
@@ -146,7 +146,7 @@ struct FlatColumn<Element: BitwiseCopyable & Sendable>: @unchecked Sendable {
         return copy
     }
 
-    mutating func reserveCapacity(_ minimum: Int) {
+    package mutating func reserveCapacity(_ minimum: Int) {
         guard minimum > capacity || !isUniqueOwned else { return }
         makeUniqueOwned(capacity: Swift.max(minimum, count))
     }
@@ -168,7 +168,7 @@ struct FlatColumn<Element: BitwiseCopyable & Sendable>: @unchecked Sendable {
         values.withUnsafeBufferPointer { append(contentsOf: $0) }
     }
 
-    mutating func append(contentsOf values: UnsafeBufferPointer<Element>) {
+    package mutating func append(contentsOf values: UnsafeBufferPointer<Element>) {
         guard !values.isEmpty else { return }
         if values.count == 1, buffer == nil, single == nil {
             single = values[0]
@@ -282,12 +282,12 @@ struct FlatColumn<Element: BitwiseCopyable & Sendable>: @unchecked Sendable {
 }
 
 extension FlatColumn: RandomAccessCollection {
-    var startIndex: Int { 0 }
-    var endIndex: Int { count }
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { count }
 
     /// Iterates from the first value's address, read once (the
     /// collection's default would find it again for every value).
-    struct Iterator: IteratorProtocol {
+    package struct Iterator: IteratorProtocol {
         private let buffer: Buffer?
         private let base: UnsafeMutablePointer<Element>?
         private let count: Int
@@ -301,7 +301,7 @@ extension FlatColumn: RandomAccessCollection {
             self.single = single
         }
 
-        mutating func next() -> Element? {
+        package mutating func next() -> Element? {
             if let value = single {
                 single = nil
                 return value
@@ -312,9 +312,9 @@ extension FlatColumn: RandomAccessCollection {
         }
     }
 
-    func makeIterator() -> Iterator { Iterator(buffer, single: single) }
+    package func makeIterator() -> Iterator { Iterator(buffer, single: single) }
 
-    func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R? {
+    package func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R? {
         try withUnsafeBufferPointer { buffer in try body(buffer) }
     }
 }

@@ -12,7 +12,7 @@ import Foundation
 /// moves them into the engine (`settleTables()`).
 extension SearchEngine {
     /// The records no document holds, by identifier (`SearchEngine+Records`).
-    var recordTable: RecordTable {
+    package var recordTable: RecordTable {
         get { pendingTables?.wait().records ?? settled.records }
         _modify {
             settleTables()
@@ -30,7 +30,7 @@ extension SearchEngine {
     }
 
     /// The slot of the document `id`, if there is one.
-    func slot(of id: String) -> UInt32? {
+    package func slot(of id: String) -> UInt32? {
         slotTable.slot(of: id, in: documents)
     }
 
@@ -95,8 +95,80 @@ extension SearchEngine {
     }
 }
 
+extension SearchEngine {
+    /// Starts building the identifier-keyed tables of a loaded engine on
+    /// another thread, then owned copies of what the load borrowed (its
+    /// token arena, its posting lists); the engine answers meanwhile.
+    package mutating func startTables(from handOver: TableHandOver, dropping: DroppablePages?) {
+        let (borrowedArena, borrowedTrie) = (tokens.isBorrowed ? tokens : nil, trie)
+        pendingTables = PendingTables(
+            { Self.identifierTables(from: handOver) },
+            then: { dropPages in
+                OwnedCopies(arena: borrowedArena?.ownedCopy(dropPages) ?? TokenArena(), postingLists: borrowedTrie.ownedPostingCopies(dropPages))
+            },
+            dropping: dropping)
+    }
+
+    /// Records and documents on their way to another thread (the only
+    /// reference to the records, so they are moved, not copied).
+    package final class TableHandOver: @unchecked Sendable {
+        // Touched by one thread at a time: the loader until it starts the
+        // work, then only the work.
+        var records: [IndexRecord]
+        var documents: [Document?]
+        package init(records: [IndexRecord], documents: [Document?]) {
+            self.records = records
+            self.documents = documents
+        }
+    }
+
+    /// The identifier-keyed tables of a loaded snapshot: the slot map first,
+    /// then the merge maps by URL, from the records the documents hold and
+    /// the others, and the table of those others.
+    ///
+    /// The writer saves each record and each document's identifier once (it
+    /// writes them from tables keyed by identifier), and the checksum
+    /// guards the file; should an identifier come twice all the same, the
+    /// last slot and the record read last stand (the load can no longer
+    /// refuse the file: the engine is answering by then).
+    private static func identifierTables(from handOver: TableHandOver) -> IdentifierTables {
+        var tables = IdentifierTables()
+        let documents = handOver.documents
+        tables.slots.reserveCapacity(documents.count + documents.count / 8, in: documents)
+        for slot in documents.indices {
+            guard let identifier = documents[slot]?.uniqueIdentifier else { continue }
+            tables.slots.set(identifier, slot: UInt32(slot), in: documents)
+        }
+        // Released here, before the engine can change its documents (a
+        // second reference would make that change copy them all); the
+        // local copy goes with this function, before any change.
+        handOver.documents = []
+        func noteURL(of record: IndexRecord) {
+            guard let url = record.item.attributeSet.url else { return }
+            let id = record.item.uniqueIdentifier
+            switch record.source {
+            case .item: tables.itemsByURL[url, default: []].insert(id)
+            case .web: tables.webByURL[url, default: []].insert(id)
+            case .activity: break
+            }
+        }
+        // The expiration does not matter here: any will do.
+        for case let document? in documents { document.heldRecord(expiration: .infinity).map(noteURL) }
+        for record in handOver.records { noteURL(of: record) }
+        // The table keeps the records no document holds (a document written
+        // with its record holds it: `SearchEngine+Records`).
+        tables.records = RecordTable(records: handOver.records.filter { record in
+            guard let slot = tables.slots.slot(of: record.item.uniqueIdentifier, in: documents) else { return true }
+            return documents[Int(slot)]?.holdsRecord != true
+        })
+        // Released here: the table holds its own copy of every record it keeps.
+        handOver.records = []
+        return tables
+    }
+}
+
 /// The tables `SearchEngine+Tables` describes.
-struct IdentifierTables: Sendable {
+package struct IdentifierTables: Sendable {
     /// The records no document holds (`SearchEngine+Records`).
     var records = RecordTable()
     var slots = SlotTable()
@@ -129,7 +201,7 @@ struct DocumentIndex: Equatable {
 /// the first change after a load (which must own what it changes) does not
 /// copy most of the engine at once (most of it page faults) while the
 /// user waits.
-struct OwnedCopies: Sendable {
+package struct OwnedCopies: Sendable {
     var arena: TokenArena
     var postingLists: [FlatColumn<TokenTrie.Posting>?]
 }
@@ -144,7 +216,7 @@ public protocol DroppablePages: AnyObject, Sendable {
 }
 
 /// Tables being built on another thread, then the owned copies.
-final class PendingTables: @unchecked Sendable {
+package final class PendingTables: @unchecked Sendable {
     /// What the worker makes. The worker holds this, not the
     /// `PendingTables`, so an engine that holds the only reference to the
     /// latter can take the results out (`take`) while the worker is still
@@ -162,7 +234,7 @@ final class PendingTables: @unchecked Sendable {
 
     /// `copy` is handed a function that drops the lender's mapped pages
     /// of some bytes, to call with each large part it has copied.
-    init(
+    package init(
         _ work: @escaping @Sendable () -> IdentifierTables,
         then copy: @escaping @Sendable (_ dropPages: (UnsafeRawBufferPointer) -> Void) -> OwnedCopies,
         dropping: DroppablePages? = nil

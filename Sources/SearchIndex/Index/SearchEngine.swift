@@ -33,59 +33,59 @@ public struct SearchEngine: Sendable {
     /// `SearchEngine+Tables`).
     var settled = IdentifierTables()
     /// Those tables while a snapshot load still builds them.
-    var pendingTables: PendingTables?
+    package var pendingTables: PendingTables?
     /// The slots of viewed documents as a snapshot load found them, for
     /// queries while `pendingTables` are built.
-    var engagedAtLoad: Set<UInt32> = []
+    package var engagedAtLoad: Set<UInt32> = []
     /// Searchable activities, by `UserActivity.identifier`.
-    public internal(set) var activities: [String: UserActivity] = [:]
+    public package(set) var activities: [String: UserActivity] = [:]
     /// View times, by the identifier they count toward.
-    public internal(set) var engagements: [String: [Date]] = [:]
+    public package(set) var engagements: [String: [Date]] = [:]
     /// Whether activities may become results.
     public internal(set) var preference: IndexingPreference = .viewedRecords
 
-    var trie = TokenTrie()
-    var documents: [Document?] = []
-    var freeDocuments: [UInt32] = []
+    package var trie = TokenTrie()
+    package var documents: [Document?] = []
+    package var freeDocuments: [UInt32] = []
     /// Activities by the item they name.
-    var activitiesByItem: [String: Set<String>] = [:]
+    package var activitiesByItem: [String: Set<String>] = [:]
     /// Best documents of large subtrees, computed when a query first needs them.
-    var topLists = TopListCache()
+    package var topLists = TopListCache()
     /// Trie matches of recent query terms; replaced whenever the trie changes.
     var termMatches = TermMatchCache()
     /// Static rank of each document slot (parallel to `documents`).
-    var ranks: [StaticRank] = []
+    package var ranks: [StaticRank] = []
     /// The slots each title's and display name's words name (`ExactNames`).
-    var exactNames = ExactNames()
+    package var exactNames = ExactNames()
     /// Each slot's static rank coarsened to a byte (`StaticRank.tier`):
     /// what a broad query reads to tell apart matches of equal rule values
     /// (`RuleSum.tiered`) and to turn most of them away without loading
     /// their 12-byte ranks.
-    var rankTiers: [UInt8] = []
+    package var rankTiers: [UInt8] = []
     /// Slots of documents that carry an expiration date.
-    var expiringDocuments: Set<UInt32> = []
+    package var expiringDocuments: Set<UInt32> = []
     /// No document in `expiringDocuments` expires before this (a lower
     /// bound: lowered by each insert, left as it is by removals). Before
     /// it, a query reads no expiration: with a few expiring items in a
     /// large index, reading each candidate's from the column is a cache
     /// miss apiece.
-    var expirationFloor: Double = .infinity
+    package var expirationFloor: Double = .infinity
     /// Tokens of each document slot, laid out for scanning.
-    var tokens = TokenArena()
+    package var tokens = TokenArena()
     /// Expiration of each slot (seconds since the reference date; infinity
     /// when it never expires), parallel to `ranks`; empty while no document
     /// has ever expired in this index (read through `expiration(ofSlot:)`).
     /// Most indexes never use it, and a column of infinities is 8 bytes a slot.
-    var expirations: [Double] = []
+    package var expirations: [Double] = []
     /// Whether each slot's document has views (ranked apart, with its engagement).
-    var engagedSlots: [Bool] = []
+    package var engagedSlots: [Bool] = []
     /// Thresholds that choose between two ways of doing the same work.
-    var tuning = EngineTuning()
+    package var tuning = EngineTuning()
     /// Subtrees with more documents than this are ranked from best lists
     /// instead of being enumerated (see `SearchEngine+BestLists`). Unless set
     /// (by a caller, or by a snapshot to the value it was saved with), it
     /// follows the index's size: `sizedTopListThreshold(slots:)`.
-    var topListThreshold: Int {
+    package var topListThreshold: Int {
         get { tuning.topListThreshold ?? Self.sizedTopListThreshold(slots: documents.count) }
         set { tuning.topListThreshold = newValue }
     }
@@ -108,7 +108,7 @@ public struct SearchEngine: Sendable {
     /// engine share the cache.
     var domainNames = DomainNames()
     /// Threads for work shared among the cores.
-    static var workerCount: Int { ParallelWork.workerCount }
+    package static var workerCount: Int { ParallelWork.workerCount }
 
     /// Per-slot maps a query borrows and hands back clean (`SlotScratch`),
     /// one pool for every engine of the process: a stored reference in
@@ -123,7 +123,7 @@ public struct SearchEngine: Sendable {
     /// The expiration of the document in `slot`, in seconds since the
     /// reference date (infinity for none, and for a slot its insert has
     /// not reached yet).
-    @inline(__always) func expiration(ofSlot slot: Int) -> Double {
+    @inline(__always) package func expiration(ofSlot slot: Int) -> Double {
         Self.expiration(ofSlot: slot, in: expirations)
     }
 
@@ -463,7 +463,7 @@ public struct SearchEngine: Sendable {
         activity.relatedUniqueIdentifier ?? activity.identifier
     }
 
-    func canonicalID(of record: IndexRecord) -> String {
+    package func canonicalID(of record: IndexRecord) -> String {
         if record.source == .web, let url = record.item.attributeSet.url, let owner = owner(of: url) {
             return owner
         }

@@ -33,20 +33,20 @@
 /// Re-tokenising a document appends its new tokens and leaves a hole where
 /// the old ones were; holes are squeezed out (in slot order) once they
 /// outweigh the live tokens, so the arrays stay at most twice their content.
-struct TokenArena: Sendable {
+package struct TokenArena: Sendable {
     /// Each token's best field, place and trie node in one word (see above).
-    private(set) var words = FlatColumn<UInt32>()
+    package private(set) var words = FlatColumn<UInt32>()
     /// First token of each slot, and how many it has (0: no document).
-    private(set) var starts = FlatColumn<UInt32>()
-    private(set) var counts = FlatColumn<UInt32>()
+    package private(set) var starts = FlatColumn<UInt32>()
+    package private(set) var counts = FlatColumn<UInt32>()
     private var liveTokens = 0
 
     /// The tokens of `slot` as indices into the parallel arrays.
-    init() {}
+    package init() {}
 
     /// An arena from its parts, as a snapshot saved them (the columns are
     /// usually borrowed from the mapped file: see `FlatColumn`).
-    init(words: FlatColumn<UInt32>, starts: FlatColumn<UInt32>, counts: FlatColumn<UInt32>) {
+    package init(words: FlatColumn<UInt32>, starts: FlatColumn<UInt32>, counts: FlatColumn<UInt32>) {
         self.words = words
         self.starts = starts
         self.counts = counts
@@ -54,7 +54,7 @@ struct TokenArena: Sendable {
     }
 
     /// Whether every column is still read from a loaded snapshot (none changed since).
-    var isBorrowed: Bool {
+    package var isBorrowed: Bool {
         words.isBorrowed && starts.isBorrowed && counts.isBorrowed
     }
 
@@ -62,7 +62,7 @@ struct TokenArena: Sendable {
     /// by an eighth (made in the background after a load: see
     /// `SearchEngine+Tables`).
     /// `copied` is called after each column, with the bytes it was read from.
-    func ownedCopy(_ copied: (UnsafeRawBufferPointer) -> Void = { _ in }) -> TokenArena {
+    package func ownedCopy(_ copied: (UnsafeRawBufferPointer) -> Void = { _ in }) -> TokenArena {
         func copy<T>(_ column: FlatColumn<T>) -> FlatColumn<T> {
             defer { copied(column.borrowedBytes) }
             return column.ownedCopy(capacity: column.count + column.count / 8)
@@ -89,7 +89,7 @@ struct TokenArena: Sendable {
 
     static let nodeMask: UInt32 = (1 << 24) - 1
     /// The most nodes a trie may have: every node must fit a token's word.
-    static let nodeLimit = Int(nodeMask) + 1
+    package static let nodeLimit = Int(nodeMask) + 1
     private static let placeShift: UInt32 = 24
     private static let placeMask: UInt32 = 0x3F << placeShift
 

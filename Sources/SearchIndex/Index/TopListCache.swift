@@ -5,7 +5,7 @@ import SearchSupport
 /// subtree, packed as a posting is (`TokenTrie.Posting`: one 32-bit word,
 /// the field in its top two bits). A slot and a byte would take eight
 /// bytes with their padding.
-struct TopEntry: Sendable, Hashable {
+package struct TopEntry: Sendable, Hashable, BitwiseCopyable {
     private var posting: TokenTrie.Posting
 
     init(doc: UInt32, field: UInt8) {
@@ -17,7 +17,7 @@ struct TopEntry: Sendable, Hashable {
         self.posting = posting
     }
 
-    var doc: UInt32 { posting.doc }
+    package var doc: UInt32 { posting.doc }
 
     var field: UInt8 {
         get { posting.field }
@@ -38,7 +38,7 @@ struct TopEntry: Sendable, Hashable {
 /// handled per query (few documents have any). The cache is a class so that
 /// a non-mutating `search` can fill it; `SearchEngine` copies it before
 /// changing it when another copy shares it.
-final class TopListCache: @unchecked Sendable {
+package final class TopListCache: @unchecked Sendable {
     /// Entries kept per list; a query for up to `capacity / 2` results can be
     /// answered from a list.
     static let capacity = 256
@@ -97,7 +97,7 @@ final class TopListCache: @unchecked Sendable {
     }
 
     /// Every cached list, for a snapshot.
-    var allLists: (subtree: [Int32: [TopEntry]], own: [Int32: [TopEntry]]) {
+    package var allLists: (subtree: [Int32: [TopEntry]], own: [Int32: [TopEntry]]) {
         lock.lock(); defer { lock.unlock() }
         return (summaries.compactMapValues(\.subtree), summaries.compactMapValues(\.own))
     }
@@ -115,7 +115,7 @@ final class TopListCache: @unchecked Sendable {
     }
 
     /// A cache holding the lists a snapshot saved, with their tails.
-    convenience init(subtree: [Int32: [TopEntry]], own: [Int32: [TopEntry]], tail: ([TopEntry]) -> ListTail?) {
+    package convenience init(subtree: [Int32: [TopEntry]], own: [Int32: [TopEntry]], tail: ([TopEntry]) -> ListTail?) {
         self.init()
         for (node, list) in subtree {
             summaries[node, default: Summary()].subtree = list
@@ -289,7 +289,7 @@ final class TopListCache: @unchecked Sendable {
 }
 
 /// A best list's length and the static key of its last entry.
-struct ListTail: Sendable {
+package struct ListTail: Sendable {
     var count: Int
     var last: StaticKey
 

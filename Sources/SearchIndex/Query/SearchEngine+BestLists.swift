@@ -82,7 +82,7 @@ extension SearchEngine {
     }
 
     /// The length of a best list and its last entry's static key.
-    func listTail(_ list: [TopEntry]) -> ListTail? {
+    package func listTail(_ list: [TopEntry]) -> ListTail? {
         ranks.withUnsafeBufferPointer { ListTail(of: list, ranks: $0) }
     }
 
@@ -521,7 +521,7 @@ extension SearchEngine {
     }
 
     /// The same set from the per-slot flags (a pass over every slot).
-    func engagedDocumentsFromFlags() -> Set<UInt32> {
+    package func engagedDocumentsFromFlags() -> Set<UInt32> {
         engagedSlots.withUnsafeBufferPointer { flags in
             Set(flags.indices.lazy.filter { flags[$0] && self.documents[$0] != nil }.map { UInt32($0) })
         }
@@ -686,7 +686,7 @@ extension SearchEngine {
 /// ```
 ///
 /// `rules` orders as the hint, sources and title rules do (`keyBits`).
-struct StaticRank: Sendable {
+package struct StaticRank: Sendable, BitwiseCopyable {
     private var rules: UInt32 = 0
     private var prefixHigh: UInt32 = 0
     private var prefixLow: UInt32 = 0
@@ -736,7 +736,7 @@ struct StaticRank: Sendable {
     /// always ranks after a smaller one. Hinted documents take 0–127 by
     /// half-octaves of their hint (higher first), the rest 128–255 by
     /// sources and then a title length up to 31.
-    var tier: UInt8 {
+    package var tier: UInt8 {
         let code = hintCode
         guard code > 0 else { return 128 | (3 - min(sources, 3)) << 5 | UInt8(min(titleLength, 31)) }
         // Bits 13–21 of the code are the float's exponent and first mantissa bit.

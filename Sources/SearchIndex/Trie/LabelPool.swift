@@ -26,7 +26,7 @@
 /// addresses, held in their leaves; nearly every scalar fits in 16 bits,
 /// and in an index of mostly Latin text nearly every one in 8, a half or
 /// a quarter of a pool of 32-bit scalars.
-struct LabelPool: Sendable {
+package struct LabelPool: Sendable {
     /// One-byte units, while the pool is narrow (see above).
     private var narrow: [UInt8] = []
     /// The values of the narrow units from 0x80, by `unit - 0x80`.
@@ -52,7 +52,7 @@ struct LabelPool: Sendable {
     /// (a snapshot's labels, which inserts after the load add to). The
     /// units are written in place: appended one by one, they would be a
     /// noticeable part of a cold start.
-    init<Values: RandomAccessCollection<UInt32>>(_ values: Values) where Values.Index == Int {
+    package init<Values: RandomAccessCollection<UInt32>>(_ values: Values) where Values.Index == Int {
         var pool = LabelPool()
         let capacity = values.count + values.count / 8
         var fits = true

@@ -33,9 +33,14 @@
 extension TokenTrie {
     /// The ordered node indices of a subtree, `low..<high` (empty for a
     /// subtree made since the last reorder).
-    struct OrderedRange: Sendable, Equatable {
-        var low: UInt32 = 0
-        var high: UInt32 = 0
+    package struct OrderedRange: Sendable, Equatable {
+        package var low: UInt32 = 0
+        package var high: UInt32 = 0
+
+        package init(low: UInt32 = 0, high: UInt32 = 0) {
+            self.low = low
+            self.high = high
+        }
     }
 
     /// The ordered range of `node`'s subtree.

@@ -27,7 +27,7 @@
 /// parent is not merged back into a longer edge: node indices stay put).
 /// Each node keeps the number of postings in its subtree, which lets a query
 /// pick its most selective term without enumerating anything.
-struct TokenTrie: Sendable {
+package struct TokenTrie: Sendable {
     /// One document's occurrence of a token: its slot and the best field
     /// the token occurs in, in one 32-bit word.
     ///
@@ -40,7 +40,7 @@ struct TokenTrie: Sendable {
     /// posting of a slot and a byte took eight bytes with its padding, and
     /// posting lists are the largest thing the trie holds, read end to end
     /// by counts, best lists and field maps.
-    struct Posting: Sendable, Hashable {
+    package struct Posting: Sendable, Hashable, BitwiseCopyable {
         private var bits: UInt32
 
         /// Slots a posting can name: the documents array would need
@@ -56,7 +56,7 @@ struct TokenTrie: Sendable {
         var field: UInt8 { UInt8(truncatingIfNeeded: bits >> 30) }
     }
 
-    struct Child: Sendable {
+    package struct Child: Sendable, BitwiseCopyable {
         var scalar: UInt32
         var node: Int32
     }
@@ -84,17 +84,17 @@ struct TokenTrie: Sendable {
     /// child of least scalar is kept in the node: a walk down such a path
     /// reads one node a step instead of a node and its child list (two cache
     /// misses a step at a million items), and those nodes allocate no list.
-    struct Node: Sendable {
-        var parent: Int32
-        var scalar: UInt32
-        var depth: Int32
+    package struct Node: Sendable {
+        package var parent: Int32
+        package var scalar: UInt32
+        package var depth: Int32
         /// Marks nodes already counted for the document being counted.
-        var stamp: UInt32 = 0
+        package var stamp: UInt32 = 0
         private var storedSubtreeCount: UInt32 = 0
         private var storedDocumentCount: UInt32 = 0
         /// The edge from the parent: `labelCount` scalars of `labels` from `labelStart`.
         var labelStart: UInt32 = 0
-        var labelCount: UInt32 = 0
+        package var labelCount: UInt32 = 0
         /// The child of least scalar; `node` 0 (the root, never a child) when there is none.
         fileprivate var firstChild = Child(scalar: 0, node: 0)
         /// The other children, sorted by scalar, every one above
@@ -102,18 +102,18 @@ struct TokenTrie: Sendable {
         fileprivate(set) var moreStart: UInt32 = 0
         fileprivate(set) var moreCount: UInt32 = 0
         /// Postings of the token that ends exactly here.
-        var postingList = FlatColumn<Posting>()
+        package var postingList = FlatColumn<Posting>()
         /// The postings, copied (for tests and reports: the engine reads `postingList`).
         var postings: [Posting] { Array(postingList) }
 
         /// Postings in this node's whole subtree, its own included.
-        var subtreeCount: Int {
+        package var subtreeCount: Int {
             get { Int(storedSubtreeCount) }
             set { storedSubtreeCount = UInt32(newValue) }
         }
 
         /// Distinct documents with a token in this subtree (kept by `countDocument`).
-        var documentCount: Int {
+        package var documentCount: Int {
             get { Int(storedDocumentCount) }
             set { storedDocumentCount = UInt32(newValue) }
         }
@@ -122,7 +122,7 @@ struct TokenTrie: Sendable {
         fileprivate var moreRange: Range<Int> { Int(moreStart)..<(Int(moreStart) + Int(moreCount)) }
 
         /// How many children it has.
-        var childCount: Int { firstChild.node == 0 ? 0 : Int(moreCount) + 1 }
+        package var childCount: Int { firstChild.node == 0 ? 0 : Int(moreCount) + 1 }
 
         /// Gives the posting list room for a thirty-second more postings
         /// than it holds, where it had more. Lists grow by doubling as a
@@ -146,17 +146,17 @@ struct TokenTrie: Sendable {
     }
 
     /// A node's children in scalar order, read without building an array.
-    struct Children: RandomAccessCollection, Sendable {
+    package struct Children: RandomAccessCollection, Sendable {
         fileprivate let first: Child
         fileprivate let more: ArraySlice<Child>
 
-        var startIndex: Int { 0 }
-        var endIndex: Int { first.node == 0 ? 0 : more.count + 1 }
-        subscript(position: Int) -> Child { position == 0 ? first : more[more.startIndex + position - 1] }
+        package var startIndex: Int { 0 }
+        package var endIndex: Int { first.node == 0 ? 0 : more.count + 1 }
+        package subscript(position: Int) -> Child { position == 0 ? first : more[more.startIndex + position - 1] }
     }
 
     /// The children of `node`, by scalar.
-    func children(of node: Int32) -> Children {
+    package func children(of node: Int32) -> Children {
         // Field by field: a copy of the whole node would retain and release
         // its posting list (a typo walk asks this of every node it enters).
         Children(first: nodes[Int(node)].firstChild, more: childPool[nodes[Int(node)].moreRange])
@@ -176,9 +176,9 @@ struct TokenTrie: Sendable {
     /// Places of `childPool` no run uses.
     private(set) var unusedChildPlaces = 0
 
-    private(set) var nodes: [Node] = [Node(parent: -1, scalar: 0, depth: 0)]
+    package private(set) var nodes: [Node] = [Node(parent: -1, scalar: 0, depth: 0)]
     /// Each node's ordered range (`TokenTrie+Order`), parallel to `nodes`.
-    private(set) var orderedRanges: [OrderedRange] = [OrderedRange(low: 0, high: 1)]
+    package private(set) var orderedRanges: [OrderedRange] = [OrderedRange(low: 0, high: 1)]
     /// Every node's edge label, each a range of this pool. A split edge's
     /// two nodes share its range; a pruned node's range is left unused
     /// until those make half the pool, which is then rewritten (a snapshot
@@ -203,7 +203,7 @@ struct TokenTrie: Sendable {
     init() {}
 
     /// A trie from its parts, as a snapshot saved them.
-    init(
+    package init(
         restoring nodes: [Node], childPool: [Child] = [], labels: LabelPool, freeNodes: [Int32], stampCounter: UInt32,
         orderedRanges: [OrderedRange]? = nil, orderedLimit: Int32 = 1, retiredNodes: Int = 0
     ) {
@@ -226,10 +226,18 @@ struct TokenTrie: Sendable {
     /// one pause for all of them.
     private var postingsBorrowed = false
 
+    /// Room for a loaded posting list to grow: a long list (a common word's)
+    /// loaded full would be copied whole by the first insert that adds to
+    /// it, so the first updates after a cold start would each copy
+    /// megabytes. Short lists are loaded full: copying them is cheap.
+    package static func postingCapacity(_ count: Int) -> Int {
+        count >= 1_024 ? count + count / 8 : count
+    }
+
     /// Copies of the borrowed posting lists, by node (nil where a list is
     /// not borrowed), made in the background after a load. `copied` is
     /// called at the end with the span of the bytes they were read from.
-    func ownedPostingCopies(_ copied: (UnsafeRawBufferPointer) -> Void = { _ in }) -> [FlatColumn<Posting>?] {
+    package func ownedPostingCopies(_ copied: (UnsafeRawBufferPointer) -> Void = { _ in }) -> [FlatColumn<Posting>?] {
         guard postingsBorrowed else { return [] }
         var low = UInt.max, high: UInt = 0
         let copies = nodes.map { node -> FlatColumn<Posting>? in
@@ -239,7 +247,7 @@ struct TokenTrie: Sendable {
                 low = min(low, UInt(bitPattern: base))
                 high = max(high, UInt(bitPattern: base) + UInt(bytes.count))
             }
-            return node.postingList.ownedCopy(capacity: SearchEngine.postingCapacity(node.postingList.count))
+            return node.postingList.ownedCopy(capacity: Self.postingCapacity(node.postingList.count))
         }
         if low < high { copied(UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: low), count: Int(high - low))) }
         return copies
@@ -261,7 +269,7 @@ struct TokenTrie: Sendable {
     }
 
     /// The parts `init(restoring:)` takes.
-    var savedParts: (freeNodes: [Int32], stampCounter: UInt32, orderedLimit: Int32, retiredNodes: Int) {
+    package var savedParts: (freeNodes: [Int32], stampCounter: UInt32, orderedLimit: Int32, retiredNodes: Int) {
         (freeNodes, stampCounter, orderedLimit, retiredNodes)
     }
 
@@ -357,7 +365,7 @@ struct TokenTrie: Sendable {
 
     /// Every node's label in node order, one after another (what a
     /// snapshot keeps: the pool less the ranges no node uses).
-    var labelsInUse: [UInt32] {
+    package var labelsInUse: [UInt32] {
         let total = nodes.reduce(0) { $0 + Int($1.labelCount) }
         guard total > 0 else { return [] }
         var values = [UInt32](repeating: 0, count: total)
@@ -1178,7 +1186,7 @@ extension TokenTrie.Node {
     /// A node as a snapshot saved it: `childCount` children sorted by
     /// scalar at `children` (bytes as written, maybe unaligned), those
     /// after the first at `moreStart` of the trie's child pool.
-    init(parent: Int32, scalar: UInt32, depth: Int32, labelStart: UInt32, labelCount: UInt32,
+    package init(parent: Int32, scalar: UInt32, depth: Int32, labelStart: UInt32, labelCount: UInt32,
          children: UnsafeRawPointer, childCount: Int, moreStart: Int,
          postings: FlatColumn<TokenTrie.Posting>, subtreeCount: UInt32, documentCount: UInt32, stamp: UInt32) {
         self.init(

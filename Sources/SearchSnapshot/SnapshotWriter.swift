@@ -1,3 +1,4 @@
+import SearchIndex
 /// Appends values as bytes and hands them on in large chunks, so that a
 /// snapshot of any size streams to its file without being held whole.
 ///

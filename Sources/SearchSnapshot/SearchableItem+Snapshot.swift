@@ -1,4 +1,5 @@
 import Foundation
+import SearchIndex
 
 // Items are the bulk of a snapshot, so they have a hand-written layout:
 // strings as length and UTF-8, optionals behind a flag, enums as their

@@ -16,21 +16,21 @@ extension Tokenizer {
     }
 
     /// A letter or digit: what ASCII words are runs of.
-    @inline(__always)
-    static func isASCIIWord(_ b: UInt8) -> Bool {
+    @inlinable @inline(__always)
+    package static func isASCIIWord(_ b: UInt8) -> Bool {
         (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122)
     }
 
     /// An ASCII byte as the index stores it: upper case folded to lower.
-    @inline(__always)
-    static func foldedASCII(_ b: UInt8) -> UInt8 {
+    @inlinable @inline(__always)
+    package static func foldedASCII(_ b: UInt8) -> UInt8 {
         b >= 65 && b <= 90 ? b + 32 : b
     }
 
     /// Calls `body` with the bounds of each run of letters and digits in
     /// `bytes`, in order (plain text's tokens: `SearchEngine.isPlain`).
-    @inline(__always)
-    static func forEachASCIIWord(in bytes: UnsafeBufferPointer<UInt8>, _ body: (_ start: Int, _ end: Int) -> Void) {
+    @inlinable @inline(__always)
+    package static func forEachASCIIWord(in bytes: UnsafeBufferPointer<UInt8>, _ body: (_ start: Int, _ end: Int) -> Void) {
         var position = 0
         while position < bytes.count {
             guard isASCIIWord(bytes[position]) else {
@@ -44,8 +44,8 @@ extension Tokenizer {
     }
 
     /// Punctuation a number may be written with (`+1 (555) 010-2345`, `4.12`, `11/22`).
-    @inline(__always)
-    static func isNumberPunctuation(_ b: UInt8) -> Bool {
+    @inlinable @inline(__always)
+    package static func isNumberPunctuation(_ b: UInt8) -> Bool {
         b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: "(") || b == UInt8(ascii: ")")
             || b == UInt8(ascii: ".") || b == UInt8(ascii: "/")
     }

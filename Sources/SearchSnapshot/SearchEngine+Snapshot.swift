@@ -1,4 +1,5 @@
 import Foundation
+import SearchIndex
 
 /// Saving the engine as it stands and loading it back without tokenising
 /// anything: a new process answers from the saved structures instead of
@@ -204,14 +205,6 @@ extension SearchEngine {
                 try out.write(array: entries)
             }
         }
-    }
-
-    /// Room for a loaded posting list to grow: a long list (a common word's)
-    /// loaded full would be copied whole by the first insert that adds to
-    /// it, so the first updates after a cold start would each copy
-    /// megabytes. Short lists are loaded full: copying them is cheap.
-    static func postingCapacity(_ count: Int) -> Int {
-        count >= 1_024 ? SnapshotReader.growingCapacity(count) : count
     }
 
     /// Elements per chunk of a chunked section.
@@ -460,13 +453,7 @@ extension SearchEngine {
         for (id, activity) in activities {
             if let related = activity.relatedUniqueIdentifier { activitiesByItem[related, default: []].insert(id) }
         }
-        let (borrowedArena, borrowedTrie) = (tokens.isBorrowed ? tokens : nil, trie)
-        pendingTables = PendingTables(
-            { Self.identifierTables(from: handOver) },
-            then: { dropPages in
-                OwnedCopies(arena: borrowedArena?.ownedCopy(dropPages) ?? TokenArena(), postingLists: borrowedTrie.ownedPostingCopies(dropPages))
-            },
-            dropping: input.owner as? DroppablePages)
+        startTables(from: handOver, dropping: input.owner as? DroppablePages)
     }
 
     private mutating func readActivitiesAndEngagements(from input: inout SnapshotReader) throws(SnapshotError) {
@@ -543,63 +530,6 @@ extension SearchEngine {
     final class ChunkOwner: Sendable {
         let owner: AnyObject & Sendable
         init(_ owner: AnyObject & Sendable) { self.owner = owner }
-    }
-
-    /// Records and documents on their way to another thread (the only
-    /// reference to the records, so they are moved, not copied).
-    private final class TableHandOver: @unchecked Sendable {
-        // Touched by one thread at a time: the loader until it starts the
-        // work, then only the work.
-        var records: [IndexRecord]
-        var documents: [Document?]
-        init(records: [IndexRecord], documents: [Document?]) {
-            self.records = records
-            self.documents = documents
-        }
-    }
-
-    /// The identifier-keyed tables of a loaded snapshot: the slot map first,
-    /// then the merge maps by URL, from the records the documents hold and
-    /// the others, and the table of those others.
-    ///
-    /// The writer saves each record and each document's identifier once (it
-    /// writes them from tables keyed by identifier), and the checksum
-    /// guards the file; should an identifier come twice all the same, the
-    /// last slot and the record read last stand (the load can no longer
-    /// refuse the file: the engine is answering by then).
-    private static func identifierTables(from handOver: TableHandOver) -> IdentifierTables {
-        var tables = IdentifierTables()
-        let documents = handOver.documents
-        tables.slots.reserveCapacity(SnapshotReader.growingCapacity(documents.count), in: documents)
-        for slot in documents.indices {
-            guard let identifier = documents[slot]?.uniqueIdentifier else { continue }
-            tables.slots.set(identifier, slot: UInt32(slot), in: documents)
-        }
-        // Released here, before the engine can change its documents (a
-        // second reference would make that change copy them all); the
-        // local copy goes with this function, before any change.
-        handOver.documents = []
-        func noteURL(of record: IndexRecord) {
-            guard let url = record.item.attributeSet.url else { return }
-            let id = record.item.uniqueIdentifier
-            switch record.source {
-            case .item: tables.itemsByURL[url, default: []].insert(id)
-            case .web: tables.webByURL[url, default: []].insert(id)
-            case .activity: break
-            }
-        }
-        // The expiration does not matter here: any will do.
-        for case let document? in documents { document.heldRecord(expiration: .infinity).map(noteURL) }
-        for record in handOver.records { noteURL(of: record) }
-        // The table keeps the records no document holds (a document written
-        // with its record holds it: `SearchEngine+Records`).
-        tables.records = RecordTable(records: handOver.records.filter { record in
-            guard let slot = tables.slots.slot(of: record.item.uniqueIdentifier, in: documents) else { return true }
-            return documents[Int(slot)]?.holdsRecord != true
-        })
-        // Released here: the table holds its own copy of every record it keeps.
-        handOver.records = []
-        return tables
     }
 
     private static func readDocument(

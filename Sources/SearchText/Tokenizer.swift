@@ -35,7 +35,7 @@ public enum Tokenizer {
 
     /// `indexTokens` of text given as UTF-8 (a string is made only when
     /// the text is not plain ASCII).
-    static func indexTokens(utf8: UnsafeBufferPointer<UInt8>) -> [Token] {
+    package static func indexTokens(utf8: UnsafeBufferPointer<UInt8>) -> [Token] {
         if isPlainASCII(utf8) { return asciiIndexTokens(utf8) }
         return generalIndexTokens(String(decoding: utf8, as: UTF8.self))
     }

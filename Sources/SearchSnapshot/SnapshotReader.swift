@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import SearchIndex
 import SearchSupport
 
 /// Reads what `SnapshotWriter` wrote, checking every length against the

@@ -1,3 +1,4 @@
+import SearchIndex
 /// Values of `T` read where they lie in a snapshot's bytes, aligned or not:
 /// for columns a load only reads once on its way to other structures (the
 /// trie's), which a copy into an array would first write to new pages,

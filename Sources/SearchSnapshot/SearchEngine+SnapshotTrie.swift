@@ -1,4 +1,5 @@
 import Foundation
+import SearchIndex
 
 /// Reading the trie from a snapshot: its columns where they lie, checked,
 /// then each node built from them on every core at once.
@@ -125,7 +126,7 @@ private struct TrieColumns: @unchecked Sendable {
         let postingCount = starts.postings[index + 1] - postingStart
         let postingList = FlatColumn<TokenTrie.Posting>(
             at: postings + postingStart * MemoryLayout<TokenTrie.Posting>.stride, count: postingCount,
-            lender: lender, capacity: SearchEngine.postingCapacity(postingCount))
+            lender: lender, capacity: TokenTrie.postingCapacity(postingCount))
         return TokenTrie.Node(
             parent: parents[index], scalar: scalars[index], depth: depths[index],
             labelStart: UInt32(truncatingIfNeeded: starts.labels[index]), labelCount: labelCounts[index],
