@@ -27,9 +27,9 @@ let package = Package(
         // What is indexed: Core Spotlight's items, attribute sets and
         // activities, their compact form and their JSON. Values, no I/O.
         .target(name: "SearchModel", dependencies: ["SearchSupport"], swiftSettings: optimizedInTests),
-        // How text becomes tokens and query terms: the tokenizer and the
-        // folding, shared by the engine and the screen's match highlights.
-        .target(name: "SearchText", swiftSettings: optimizedInTests),
+        // How text becomes tokens, and a query's text terms, filters and
+        // limits: shared by the engine, the screen and the commands.
+        .target(name: "SearchText", dependencies: ["SearchModel"], swiftSettings: optimizedInTests),
         // The engine: trie, ranking, query plans. Pure Swift, no I/O.
         .target(name: "SearchIndex", dependencies: ["SearchModel", "SearchText", "SearchSupport"], swiftSettings: optimizedInTests),
         // The engine saved as it stands and loaded back without tokenising:

@@ -433,7 +433,7 @@ extension SearchEngine {
         trie = try Self.readTrie(from: &input)
         input.releaseConsumed()
         // Borrowed from the mapping when there is one (the largest
-        // section: copied, it was a third of a cold start in page faults).
+        // section: copied, it would fault in every page at a cold start).
         // Pages dropped as read: they come back from the page cache when a
         // scan touches them, and count in memory only then.
         func arenaColumn<T: BitwiseCopyable>() throws(SnapshotError) -> FlatColumn<T> {

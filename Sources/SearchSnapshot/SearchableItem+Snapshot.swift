@@ -120,10 +120,9 @@ extension SnapshotReader {
 /// The domain objects one reader has made from a snapshot's bytes lately,
 /// found by those bytes: documents and records of a domain share one
 /// object (and its string) without a string made for each. Each chunk of
-/// a section is read by a reader of its own (through a shared cache's
-/// lock, with the same objects retained from both cores, the lock and
-/// the contended counts were a sixth of a 1M load), so a loaded index has
-/// an object per domain in each chunk (1,024 documents), not one.
+/// a section is read by a reader of its own (a shared cache would take a
+/// lock and retain the same objects from both cores), so a loaded index
+/// has an object per domain in each chunk of 1,024 documents, not one.
 struct SnapshotDomainNames {
     private var recent: [(bytes: UnsafeRawBufferPointer, name: DomainName)] = []
 

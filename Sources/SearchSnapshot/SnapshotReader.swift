@@ -56,9 +56,8 @@ struct SnapshotReader {
         SnapshotError(.truncated, "the snapshot ends inside \(what)")
     }
 
-    // This read and the small ones below are inlined: a call for every
-    // field was a tenth of reading the records and a quarter of making the
-    // documents of a snapshot.
+    // This read and the small ones below are inlined: they are made for
+    // every field of every record and document.
     @inline(__always) mutating func read<T: BitwiseCopyable>(_: T.Type = T.self) throws(SnapshotError) -> T {
         try need(MemoryLayout<T>.size, "a value")
         let value = bytes.loadUnaligned(fromByteOffset: offset, as: T.self)

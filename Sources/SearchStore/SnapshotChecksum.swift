@@ -45,9 +45,8 @@ struct SnapshotChecksum {
     /// from `offset`: the same value as one `update` with all of them.
     /// Their whole words are summed on `workers` threads at once, each
     /// reading its part with `pread` a piece at a time into a buffer of
-    /// its own: checking a mapping of the file instead cost a fault for
-    /// every few pages mapped and a call to drop them again (a quarter
-    /// slower at a million items). Words after the first `n` add `n` times
+    /// its own, not through a mapping of the file (a fault for every few
+    /// pages, and a call to drop them again). Words after the first `n` add `n` times
     /// the running sum to the weighted sum, so sums of parts started from
     /// zero combine in order. Nil when the file cannot be read whole.
     static func of(descriptor: Int32, offset: Int, count: Int, workers: Int) -> SnapshotChecksum? {

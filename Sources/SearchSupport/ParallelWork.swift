@@ -35,10 +35,42 @@ public enum ParallelWork {
         return results
     }
 
+    /// `transform` of every element, in order, made by the paired worker
+    /// while this thread runs `alongside`, and by both threads once it is
+    /// done (`SharedBlocks` of `blockSize` elements).
+    ///
+    /// A bulk build inserts one chunk's tokens (`alongside`, which only
+    /// this thread may do) while the next chunk's documents are made.
+    /// `transform` runs on both threads at once. The worker is taken for
+    /// the whole call: a keystroke on another thread meanwhile runs its
+    /// two parts on its own thread.
+    public static func map<Element, Output>(
+        _ elements: [Element], blockSize: Int = 16, alongside: () -> Void, _ transform: (Element) -> Output
+    ) -> [Output] {
+        let blocks = SharedBlocks(count: (elements.count + blockSize - 1) / blockSize)
+        return [Output](unsafeUninitializedCapacity: elements.count) { buffer, initialized in
+            // Each place is written once, by the thread that took its block.
+            nonisolated(unsafe) let out = buffer
+            func takeBlocks() {
+                while let block = blocks.take() {
+                    for index in (block * blockSize)..<min(elements.count, (block + 1) * blockSize) {
+                        (out.baseAddress! + index).initialize(to: transform(elements[index]))
+                    }
+                }
+            }
+            both({
+                alongside()
+                takeBlocks()
+            }, takeBlocks)
+            initialized = elements.count
+        }
+    }
+
     /// Runs `first` on this thread and `second` on the paired worker at
-    /// once (both here on one core, or while the worker is busy), for the
-    /// two parts of a keystroke's work: `PairedWorker` says why not
-    /// `concurrentPerform`.
+    /// once (both here on one core, or while the worker is busy): the one
+    /// way the engine runs two different parts of work at once, a
+    /// keystroke's as a build's (one pass shared among all the cores goes
+    /// to `concurrentPerform`). `PairedWorker` says why.
     public static func both(_ first: () -> Void, _ second: () -> Void) {
         guard let worker = PairedWorker.shared else {
             first()

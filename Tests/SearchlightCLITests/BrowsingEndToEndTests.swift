@@ -26,8 +26,11 @@ import Testing
         let selected = try #require(lines(screen).first { $0.contains("▸ ") })
         let identifier = try #require(selected.firstMatch(of: /employee\/\d+/).map { String($0.output) })
         try t.send("Enter")
-        screen = try t.waitFor("Esc back to Brent Reid")
-        #expect(lines(screen)[3].contains(" · \(identifier) · "))
+        // The opened item's header line, once the whole new detail is
+        // painted (a capture mid-paint can hold the new footer and old lines).
+        try t.waitUntil("the detail of \(identifier)") { screen in
+            screen.contains("Esc back to Brent Reid") && self.lines(screen)[3].contains(" · \(identifier) · ")
+        }
         try t.quit()
     }
 

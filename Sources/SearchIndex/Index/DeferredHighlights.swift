@@ -4,11 +4,8 @@ import Foundation
 /// results of one query: its terms and their probes.
 ///
 /// A keystroke answers fifty results, and a screen shows a dozen or two
-/// of them. Made for every result, the highlights decoded each title from
-/// the words' dictionary and scanned it: in one process at a million
-/// items, made when read, the first-typed one-to-four-letter keystrokes
-/// took 0.76–0.80 of their time. Read when a row is drawn (or a result
-/// is written out), they cost only the results shown.
+/// of them; making highlights decodes and scans a title. Made when a row
+/// is drawn (or a result is written out), they cost only the results shown.
 ///
 /// Only probes that decide every token alone are kept
 /// (`TermProbe.decidesTextAlone`): nothing here refers to the engine's

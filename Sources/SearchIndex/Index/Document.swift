@@ -6,8 +6,7 @@ import Foundation
 ///
 /// It shares the attribute set its results show with the record (or
 /// standalone activity) it was built from: one reference to the same
-/// copy-on-write storage, where a copy of the fields was a quarter of a
-/// kilobyte a slot.
+/// copy-on-write storage, not a copy of the fields in every slot.
 package struct Document: Sendable {
     package var uniqueIdentifier: String
     /// Shared with the other documents of its domain (`DomainNames`).

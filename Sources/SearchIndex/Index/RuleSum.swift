@@ -36,10 +36,9 @@ protocol RuleSum: FixedWidthInteger, UnsignedInteger, SIMDScalar, Codable, Senda
     static func ruleBits(of sum: Self) -> UInt64
     /// How many of `values` are at most `bound`, the least of them all, and
     /// the least above `bound` (`.max` if none): `SearchEngine.countAtMost`.
-    /// Written out for each width, a block's count as wide as the values:
-    /// one generic loop, specialised or inlined into each width's function,
-    /// stayed a compare and a conditional move a value for bytes (three
-    /// times slower), where each width's own is vector code.
+    /// Written out for each width, a block's count as wide as the values,
+    /// so that each width's loop is vector code (one generic loop stayed
+    /// scalar for bytes).
     static func countAtMost(_ bound: Self, in values: UnsafeBufferPointer<Self>) -> (count: Int, least: Self, leastAbove: Self)
 }
 
@@ -104,8 +103,7 @@ extension UInt8: RuleSum {
     // A code of at most 3 typos is below 32: typos in bits 3–4, the
     // prefix bit 2, the field bits 0–1; a miss (0xFF) alone has bit 7,
     // which becomes all ones. Plain arithmetic, no select: the loops over
-    // a chunk's slots then vectorise (a select kept them a branch a slot,
-    // three times slower than the sixteen-bit sums).
+    // a chunk's slots then vectorise.
     @inline(__always)
     static func part(ofCode code: UInt8) -> UInt8 {
         (code & 0x18) &<< 2 | (code & 4) &<< 1 | code & 3 | (0 &- (code &>> 7))

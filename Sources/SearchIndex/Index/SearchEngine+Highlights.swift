@@ -214,8 +214,7 @@ extension SearchEngine {
     /// also joined into tokens). `Tokenizer.asciiIndexTokens` has the rules.
     static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         // Most titles have none of the bytes the rules below look for:
-        // eight bytes at a time, they are passed with a quarter of the work
-        // of a byte loop.
+        // checked eight bytes at a time.
         if !containsNonPlainCandidate(bytes) { return true }
         var chunkHasDigit = false
         var chunkIsNumber = true

@@ -242,9 +242,8 @@ package final class PendingTables: @unchecked Sendable {
         group.enter()
         copiesGroup.enter()
         // At the lowest priority: the load's own threads and the first
-        // queries come first (at the same priority, this work took a core
-        // from the trie's build, and the load took up to twice as long);
-        // it gets every idle core, and one waiting for it leaves a core idle.
+        // queries come first; it gets every idle core, and one waiting for
+        // it leaves a core idle.
         // (On Linux a nice value is the calling thread's, not the process's.)
         let (results, group, copiesGroup) = (results, group, copiesGroup)
         let thread = Thread {

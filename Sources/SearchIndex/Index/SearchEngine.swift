@@ -165,15 +165,13 @@ public struct SearchEngine: Sendable {
             return
         }
         defer { progress?(1) }
-        // The items' own identifiers go in a list, sorted once: hashed into
-        // the set with the others, they were a quarter of a bulk import's
-        // start, where no other core has work yet.
+        // The items' own identifiers go in a list, sorted once, rather than
+        // hashed into the set: the start of a bulk import has no other core's work.
         var touched = Set<String>()
         var ids: [String] = []
         ids.reserveCapacity(items.count)
         if items.count >= 1_024 {
-            // Growing a million-entry table step by step moved every record
-            // several times (a tenth of a bulk import's time before refresh).
+            // Growing a large table step by step would move every record several times.
             recordTable.reserveCapacity(recordTable.count + items.count)
         }
         for item in items {
@@ -605,10 +603,9 @@ public struct SearchEngine: Sendable {
     /// once placed.
     ///
     /// Inserting is this thread's; while a chunk goes into the trie, the
-    /// next one is built on another (a bulk import spent a quarter of its
-    /// time tokenising, while the trie waited), and this thread takes a
-    /// share of that once its chunk is in. In chunks, so that a large
-    /// batch never holds every pending token at once.
+    /// next one is tokenised on the paired worker, and this thread takes a
+    /// share of that once its chunk is in (`ParallelWork.map(_:alongside:_:)`).
+    /// In chunks, so that a large batch never holds every pending token at once.
     private mutating func buildInChunks<Chunk: RangeReplaceableCollection & Sendable>(
         _ chunks: inout [Chunk], documents count: Int, progress: ((Double) -> Void)? = nil,
         build: @escaping @Sendable (Chunk.Element) -> BuiltDocument?,
@@ -626,11 +623,13 @@ public struct SearchEngine: Sendable {
         reserveCapacity(documents: count)
         let (nodesBefore, tokensBefore, firstCount) = (trie.nodes.count, tokens.words.count, chunks[0].count)
         for index in chunks.indices {
-            let next = index + 1 < chunks.count ? SharedMap(Array(chunks[index + 1]), build) : nil
-            place(&self, chunks[index], &built)
+            if index + 1 < chunks.count {
+                built = ParallelWork.map(Array(chunks[index + 1]), alongside: { place(&self, chunks[index], &built) }, build)
+            } else {
+                place(&self, chunks[index], &built)
+            }
             // Its inputs go now, not with the batch (a bulk import's records would otherwise all wait).
             chunks[index] = Chunk()
-            built = next?.finish() ?? []
             // Freed pages go back as the build goes, not only at its end:
             // posting lists grown by doubling leave their old copies behind,
             // which would add to the build's peak at its last chunk; a trim
@@ -686,9 +685,8 @@ public struct SearchEngine: Sendable {
     /// identifiers of those that hold their records.
     ///
     /// Each document is moved into its slot, its pending tokens and what
-    /// its insert needs taken out of it on the way: a copy of a document
-    /// (a dozen strings and arrays, each retained and released) was made
-    /// three times on its way into the trie, a tenth of a bulk build.
+    /// its insert needs taken out of it on the way: never copied (a dozen
+    /// strings and arrays, each retained and released).
     private mutating func place(_ ids: ArraySlice<String>, _ built: inout [BuiltDocument?], holding: inout [String]) {
         var pending: [PendingInsert] = []
         pending.reserveCapacity(ids.count)
@@ -866,7 +864,7 @@ public struct SearchEngine: Sendable {
     /// (`primary(of:)`), as when it was built. Every change to that rebuilds
     /// the document, so the choice made then still holds. Kept in the
     /// document: finding it by identifier (a hash, a probe, a record copy)
-    /// was a fifth of a one-term keystroke's fifty results.
+    /// for every result would cost a keystroke more than its ranking.
     func shownAttributes(of document: Document) -> AttributeSet {
         if let attributes = document.attributes { return attributes }
         switch primary(of: document.uniqueIdentifier) {

@@ -197,3 +197,15 @@ public struct SearchResponse: Sendable, Hashable {
         self.plan = plan
     }
 }
+
+extension QueryFilters {
+    /// Whether a result with these fields passes every filter.
+    func admits(contentType: String, domain: String?, sources: SourceSet) -> Bool {
+        if !contentTypes.isEmpty, !contentTypes.contains(contentType) { return false }
+        if !domains.isEmpty {
+            guard let domain, domains.contains(where: { SearchableItem.domain(domain, isWithin: $0) }) else { return false }
+        }
+        if !self.sources.isEmpty, !self.sources.contains(where: sources.contains) { return false }
+        return true
+    }
+}

@@ -1,8 +1,9 @@
-import Synchronization
+import SearchSupport
 
 /// A count's marking (`SearchEngine.documentBits`) shared by two threads:
 /// the posting lists to mark as runs of ordered nodes, each run taken by
-/// whichever thread asks first, each thread marking a bit set of its own.
+/// whichever thread asks first (`SharedBlocks`), each thread marking a bit
+/// set of its own.
 ///
 /// A one-term count that marks many postings runs on the paired worker
 /// while this thread ranks and makes the results; the largest counts take
@@ -15,7 +16,7 @@ final class SharedMarking: @unchecked Sendable {
     let runs: [Range<Int>]
     /// Slots in the engine: the length of each thread's bit set in words.
     let words: Int
-    private let next = Atomic<Int>(0)
+    private let blocks: SharedBlocks
     /// Each thread's set, written by that thread only (before the
     /// caller's join, taken after it). Empty for a thread that took no run.
     private var firstBits: [UInt64] = []
@@ -30,16 +31,14 @@ final class SharedMarking: @unchecked Sendable {
     init(runs: [Range<Int>], slots: Int) {
         self.runs = runs
         self.words = (slots + 63) / 64
+        blocks = SharedBlocks(count: runs.count)
     }
 
     /// Runs not taken yet (a hint: the other thread may be taking one).
-    var runsLeft: Int { max(0, runs.count - next.load(ordering: .relaxed)) }
+    var runsLeft: Int { blocks.left }
 
     /// The next run not taken yet, nil when every run is taken.
-    func takeRun() -> Range<Int>? {
-        let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
-        return index < runs.count ? runs[index] : nil
-    }
+    func takeRun() -> Range<Int>? { blocks.take().map { runs[$0] } }
 
     /// Stores the set of `thread` (0 or 1) and the bits it set.
     func finish(thread: Int, bits: [UInt64], count: Int) {

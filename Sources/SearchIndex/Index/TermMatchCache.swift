@@ -21,9 +21,7 @@ final class TermMatchCache: @unchecked Sendable {
     /// Scan candidates remembered (`SearchEngine.scanCandidates`): up to
     /// five bytes a slot, so only the last few driving terms. Typing
     /// "usston l…" drives every keystroke of the second word with
-    /// "usston", whose candidates (25,000 slots from the postings of a few
-    /// hundred typo nodes) were gathered afresh each time: a sixth of the
-    /// time of the benchmark's slowest keystrokes.
+    /// "usston", whose candidates come from hundreds of typo nodes.
     static let candidatesCapacity = 4
 
     /// How many characters back a new term looks for a remembered one it

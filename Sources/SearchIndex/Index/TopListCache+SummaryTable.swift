@@ -17,8 +17,7 @@ extension TopListCache {
     /// summary it will change through one buffer, so the misses overlap
     /// (`TopListCache.update`). The positions are `HashBuckets` keyed by
     /// a bijection of the node, so a bucket's hash bits are its key: a
-    /// lookup reads one bucket, where the dictionary's (a seeded hash, its
-    /// keys apart from its values) were a seventh of the change's time.
+    /// lookup reads one bucket, not a seeded hash and keys apart from values.
     struct SummaryTable {
         private var positions = HashBuckets()
         private(set) var entries: [Summary] = []

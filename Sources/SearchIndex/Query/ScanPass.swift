@@ -38,14 +38,14 @@ struct ScanPass {
 
     /// Every candidate kept or counted, split between `workers` cores,
     /// each part with its own best and count, merged after.
-    func run(workers: Int) -> SearchEngine.KeptCandidates {
+    func run(workers: Int) -> SearchEngine.ResultCollector {
         let lookingUp = coded && !query.restricts && lookups.dropFirst().allSatisfy { $0 != nil }
-        let parts = SearchEngine.inParts(of: candidateCount, workers: workers) { range -> SearchEngine.KeptCandidates in
-            var part = SearchEngine.KeptCandidates(limit: limit)
+        let parts = SearchEngine.inParts(of: candidateCount, workers: workers) { range -> SearchEngine.ResultCollector in
+            var part = SearchEngine.ResultCollector(limit: limit)
             if lookingUp { lookUp(range, into: &part) } else { scan(range, into: &part) }
             return part
         }
-        var kept = SearchEngine.KeptCandidates(limit: limit)
+        var kept = SearchEngine.ResultCollector(limit: limit)
         for part in parts { kept.absorb(part, precedes: precedes) }
         return kept
     }
@@ -53,7 +53,7 @@ struct ScanPass {
     /// Scans the candidates at `positions` into `kept`: gathered
     /// candidates a run of `touchRunLength` at a time, each run's reads
     /// made first (`touchRuns`).
-    private func scan(_ positions: Range<Int>, into kept: inout SearchEngine.KeptCandidates) {
+    private func scan(_ positions: Range<Int>, into kept: inout SearchEngine.ResultCollector) {
         guard coded else { return scanRun(positions, into: &kept) }
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: SearchEngine.touchRunLength) { touchedStarts in
             var sink: UInt32 = 0
@@ -88,7 +88,7 @@ struct ScanPass {
     }
 
     /// Scans the candidates at `positions` into `kept`, one by one.
-    private func scanRun(_ positions: Range<Int>, into kept: inout SearchEngine.KeptCandidates) {
+    private func scanRun(_ positions: Range<Int>, into kept: inout SearchEngine.ResultCollector) {
         let filters = query.restricts
         candidateLoop: for position in positions {
             // `driverCode`, when known, stands for the first probe.
@@ -120,15 +120,9 @@ struct ScanPass {
             if filters {
                 guard let document = documents[slotIndex], query.admits(document) else { continue }
             }
-            kept.total += 1
-            guard limit > 0 else { continue }
             let candidate = SearchEngine.PackedCandidate(
                 key: typos << 56 | prefixOnly << 48 | fieldSum << 40 | ranks[slotIndex].keyBits, doc: slot)
-            if engagedSlot {
-                kept.engaged.append(candidate)
-            } else {
-                kept.offer(candidate, precedes: precedes)
-            }
+            kept.collect(candidate, engaged: engagedSlot, precedes: precedes)
         }
     }
 
@@ -160,7 +154,7 @@ struct ScanPass {
     /// map: a candidate costs a byte per term, and its static rank (a cache
     /// miss at a million items) only when its rule values could enter the
     /// heap; its token run is never read.
-    private func lookUp(_ positions: Range<Int>, into kept: inout SearchEngine.KeptCandidates) {
+    private func lookUp(_ positions: Range<Int>, into kept: inout SearchEngine.ResultCollector) {
         let packedCodes = SearchEngine.packedCodeKeys
         candidateLoop: for position in positions {
             let slotIndex = Int(candidateSlots[position])

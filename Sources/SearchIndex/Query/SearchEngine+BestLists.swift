@@ -425,21 +425,11 @@ extension SearchEngine {
         let ended = query.text.last?.isWhitespace ?? false
         func results() -> [SearchResult]? {
             guard let ranked = rankFromTopLists(matches: matches, query: query) else { return nil }
-            var evaluators = [TermEvaluator(matches: matches)]
             // Node tests only for the matched tokens an explanation names.
             // The ranked documents' slots and sets were read together as
             // they were ranked (`rankFromTopLists`): no second `gather`.
             let probes = TermProbe(matches: matches, trie: trie, testsNodes: query.explainsMatches).map { [$0] }
-            // One array for every result: written in the call, `[term]`
-            // would be a new array a result.
-            let terms = [term]
-            let termsAreASCII = Self.areASCII(terms)
-            let deferred = DeferredHighlights(terms: terms, termsAreASCII: termsAreASCII, probes: probes)
-            return ranked.map {
-                makeResult(
-                    doc: $0.doc, key: $0.key, terms: terms, termsAreASCII: termsAreASCII, probes: probes,
-                    deferred: deferred, evaluators: &evaluators, query: query)
-            }
+            return self.results(ranked[...], terms: [term], matches: [matches], probes: probes, query: query)
         }
         let plan = countPlan(matches, of: term, mapsBroadTerm: ended)
         func count() -> Int { matchCount(matches, of: term, plan: plan, now: query.now) }
@@ -561,9 +551,8 @@ extension SearchEngine {
         _ matches: TokenTrie.TermMatches, of term: String, plan: CountPlan, now: Date,
         premarked: (bits: [UInt64], count: Int)? = nil
     ) -> Int {
-        /// What decides whether the term matches a document. (A closure
-        /// capturing `self` copied the whole engine into a box on every
-        /// keystroke: a tenth of a one-letter keystroke.)
+        /// What decides whether the term matches a document (a closure
+        /// capturing `self` would copy the whole engine into a box).
         enum Cover {
             case subtree(Int32)
             case codes([UInt8])

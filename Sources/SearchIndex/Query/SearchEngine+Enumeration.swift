@@ -24,46 +24,30 @@ extension SearchEngine {
         }
 
         var evaluators = matches.map { TermEvaluator(matches: $0) }
-        var ranked: [RankedSlot] = []
-        ranked.reserveCapacity(candidates.count)
+        var kept = ResultCollector(limit: max(0, query.limit))
         let expiry = expiryTest(at: query.now)
-        candidateLoop: for (doc, driverHit) in candidates {
-            guard let document = documents[Int(doc)], expiry.isUnexpired(doc) else { continue }
-            if query.restricts, !query.admits(document) { continue }
-            var typos = 0
-            var whole = 0
-            var fields = 0
-            for index in terms.indices {
-                let hit: TermHit
-                if index == driver {
-                    hit = driverHit
-                } else {
-                    guard let found = evaluators[index].bestHit(slot: doc, tokens: tokens, trie: trie) else { continue candidateLoop }
-                    hit = found
+        ranks.withUnsafeBufferPointer { ranks in
+            let precedes = Self.packedOrder(ranks: ranks, documents: documents)
+            candidateLoop: for (doc, driverHit) in candidates {
+                guard let document = documents[Int(doc)], expiry.isUnexpired(doc) else { continue }
+                if query.restricts, !query.admits(document) { continue }
+                var typos: UInt64 = 0, prefixOnly: UInt64 = 0, fields: UInt64 = 0
+                for index in terms.indices {
+                    let hit: TermHit
+                    if index == driver {
+                        hit = driverHit
+                    } else {
+                        guard let found = evaluators[index].bestHit(slot: doc, tokens: tokens, trie: trie) else { continue candidateLoop }
+                        hit = found
+                    }
+                    typos += UInt64(hit.typos)
+                    prefixOnly += hit.whole ? 0 : 1
+                    fields += UInt64(hit.field)
                 }
-                typos += Int(hit.typos)
-                whole += hit.whole ? 1 : 0
-                fields += Int(hit.field)
+                let key = typos << 56 | prefixOnly << 48 | fields << 40 | ranks[Int(doc)].keyBits
+                kept.collect(PackedCandidate(key: key, doc: doc), engaged: engagedSlots[Int(doc)], precedes: precedes)
             }
-            // The slot's flag first: with a single view anywhere, hashing
-            // every candidate's identifier would slow every keystroke.
-            let engagement = engagedSlots[Int(doc)] ? engagementScore(of: document.uniqueIdentifier, at: query.now).score : 0
-            ranked.append(RankedSlot(key: RankingKey(
-                typos: typos, wholeWords: whole, fieldScore: fields, engagement: engagement,
-                rankingHint: ranks[Int(doc)].rankingHint, sources: document.sourceCount, titleLength: document.titleLength,
-                uniqueIdentifier: document.uniqueIdentifier), doc: doc))
         }
-        let total = ranked.count
-        let top = ranked.count > query.limit
-            ? Array(ranked.partialSort(query.limit))
-            : ranked.sorted { $0.key < $1.key }
-        gather(top.map { $0.doc })
-        let termsAreASCII = Self.areASCII(terms)
-        let results = top.map {
-            makeResult(
-                doc: $0.doc, key: $0.key, terms: terms, termsAreASCII: termsAreASCII, evaluators: &evaluators,
-                query: query)
-        }
-        return SearchResponse(query: query.text, total: total, results: results)
+        return response(from: kept, terms: terms, matches: matches, probes: nil, query: query)
     }
 }

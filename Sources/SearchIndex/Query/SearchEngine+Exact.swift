@@ -89,18 +89,10 @@ extension SearchEngine {
         }
         guard !ranked.isEmpty else { return [] }
         ranked.sort { $0.key < $1.key }
-        var evaluators = matches.map { TermEvaluator(matches: $0) }
-        let termsAreASCII = Self.areASCII(terms)
-        // Probes answer the per-token questions, and highlights wait until
-        // a result is shown, as for the strategies' own results.
+        // Probes answer the per-token questions, as for the strategies' own results.
         let built = matches.compactMap { TermProbe(matches: $0, trie: trie, testsNodes: query.explainsMatches) }
         let probes = built.count == matches.count ? built : nil
-        let deferred = DeferredHighlights(terms: terms, termsAreASCII: termsAreASCII, probes: probes)
-        return ranked.prefix(max(0, query.limit)).map {
-            makeResult(
-                doc: $0.doc, key: $0.key, terms: terms, termsAreASCII: termsAreASCII, probes: probes,
-                deferred: deferred, evaluators: &evaluators, query: query)
-        }
+        return results(ranked.prefix(max(0, query.limit)), terms: terms, matches: matches, probes: probes, query: query)
     }
 
     /// Whether a candidate is exact: its name's words are the query's (the

@@ -1,15 +1,11 @@
 import Foundation
 import SearchSupport
 
-/// Queries whose terms are all broad, answered from per-slot maps instead of
-/// probing each candidate's tokens.
-///
-/// In a query like "cozo r" over a large index each term matches most of
-/// the documents, so the scan would probe most token runs, and gathering
-/// a broad prefix walks a large part of the trie (a cache miss or three
-/// a node). Instead, the largest subtrees keep a *field
-/// map*: for every document slot, the best field of its tokens under the
-/// node, or none (four bits a slot: see `FieldMap` for the layout):
+/// Queries whose terms are all broad ("cozo r" over a large index), answered
+/// from per-slot maps instead of probing each candidate's tokens: each
+/// would match most documents, and gathering a broad prefix walks much of
+/// the trie. The largest subtrees keep a *field map*, the best field of
+/// their tokens for every slot (`FieldMap` has the layout):
 ///
 /// ```
 ///   slot       0   1   2   3   4   5  …
@@ -17,28 +13,18 @@ import SearchSupport
 ///   "le"       ·   ·   3   1   ·   ·  …
 /// ```
 ///
-/// A term's *code map* holds its best hit code per slot (`TermProbe`'s
-/// coding): its large prefix nodes' field maps and its common whole words'
-/// own field maps merged in, its small ones (each whole word's own list of
-/// postings, contiguous) walked.
-/// The query then makes one plain pass over the slots, shared by the
-/// cores, instead of a branch per document: add the terms' rule values per
-/// slot (a vectorised loop), count those no term missed (the total) and
-/// keep each block of 64 slots' least sum; the `limit`th least of those
-/// bounds the results, and only the blocks at or below it are read again
-/// (bounded once more with the slots' rank tiers when many are: see
-/// `keptCandidates`). Code maps
-/// of the last few terms are kept (`TermMatchCache`), so "cozo" is mapped
-/// once while "cozo r…" is typed; the scan reads a broad term's code per
-/// candidate from its map when the driving term is narrow ("daio h"). A
-/// term that its field maps cover but for a few postings ("r", "h") is
-/// read from them instead, and no code map is made (`TermCodeMap.mapped`).
-/// Field maps are kept for nodes reaching at least one slot in ten,
-/// built from their children's maps, cached beside the best lists and kept
-/// up to date with them when a document under the node changes
-/// (`SearchEngine+TopListUpkeep`). A large node whose postings nearly all
-/// lie in one map below it keeps none: it is read as that map and the few
-/// other postings, its residual, kept gathered (`subtreeCover`):
+/// A term's *code map* (`TermCodeMap`) holds its best hit code per slot,
+/// merged from its large nodes' field maps and its small ones' postings; a
+/// term its maps cover but for a few postings is read from them instead.
+/// The query sums the terms' rule values slot by slot in one vectorised
+/// pass shared by the cores, counts the slots no term missed, and keeps
+/// each 64-slot block's least sum: the `limit`th least bounds the page, and
+/// only blocks at or below it are read again (`keptCandidates`). The last
+/// few terms' code maps are kept (`TermMatchCache`) while a query is typed.
+/// Field maps are kept, beside the best lists, for nodes reaching one slot
+/// in ten, and kept up to date as documents change (`+TopListUpkeep`). A
+/// large node whose postings nearly all lie in one map below it keeps none,
+/// read as that map plus a residual (`subtreeCover`):
 ///
 /// ```
 ///   "misa" ─┬ "tonve"●  own map     "misa" and "misatonve"'s subtree keep
@@ -686,16 +672,14 @@ extension SearchEngine {
     /// l": in most blocks), those blocks' sums
     /// are bounded again with the slots' rank tiers below them
     /// (`tieredBlocks`), and only the few blocks at or below that bound
-    /// are read slot by slot. (Every slot at the bound was listed and
-    /// turned away by its tier before, a branch and two loads a slot: two
-    /// fifths of the slowest broad keystrokes.)
+    /// are read slot by slot, not every slot at the bound turned away by its tier.
     // Specialised for both widths, as are the steps: left generic, every
-    // slot's sum was a call through the protocol (three times slower).
+    // slot's sum would be a call through the protocol.
     @_specialize(where V == UInt8)
     @_specialize(where V == UInt16)
     private func keptCandidates<V: RuleSum>(
         _: V.Type, termCodes: [TermCodeMap], now: Double, limit: Int
-    ) -> KeptCandidates {
+    ) -> ResultCollector {
         let slotCount = documents.count
         let blockCount = (slotCount + Self.leastBlockSize - 1) / Self.leastBlockSize
         // Left uninitialised: the first term's pass writes every slot, and
@@ -704,7 +688,7 @@ extension SearchEngine {
         var sums = [V](unsafeUninitializedCapacity: slotCount) { _, initialized in initialized = slotCount }
         var blockLeasts = [V](unsafeUninitializedCapacity: blockCount) { _, initialized in initialized = blockCount }
         let workers = slotCount >= tuning.parallelScanMinimum ? Self.workerCount : 1
-        var kept = KeptCandidates(limit: limit)
+        var kept = ResultCollector(limit: limit)
         sums.withUnsafeMutableBufferPointer { sums in
         blockLeasts.withUnsafeMutableBufferPointer { leasts in
             kept.total = sumRuleValues(of: termCodes, into: sums, leasts: leasts, workers: workers)
@@ -810,7 +794,7 @@ extension SearchEngine {
     @_specialize(where V == UInt8)
     @_specialize(where V == UInt16)
     private func keepBest<V: RuleSum>(
-        of sums: UnsafeBufferPointer<V>, leasts: UnsafeBufferPointer<V>, workers: Int, into kept: inout KeptCandidates
+        of sums: UnsafeBufferPointer<V>, leasts: UnsafeBufferPointer<V>, workers: Int, into kept: inout ResultCollector
     ) {
         let (slotCount, blockSize, limit) = (sums.count, Self.leastBlockSize, kept.limit)
         let bound = Self.bound(reachedBy: limit, blockLeasts: leasts, missed: V.missed)
@@ -822,7 +806,7 @@ extension SearchEngine {
             let precedes = Self.packedOrder(ranks: ranks, documents: documentsView)
             /// Offers `slot` (a match at or below the bound) to `kept`.
             @inline(__always)
-            func offer(_ slot: Int, to kept: inout KeptCandidates) {
+            func offer(_ slot: Int, to kept: inout ResultCollector) {
                 let ruleBits = V.ruleBits(of: sums[slot])
                 if engagedSlots[slot] {
                     kept.engaged.append(PackedCandidate(key: ruleBits | ranks[slot].keyBits, doc: UInt32(slot)))
@@ -835,8 +819,8 @@ extension SearchEngine {
             let blockWorkers = blocks.count * blockSize >= tuning.parallelScanMinimum ? workers : 1
             if blocks.count <= EngineTuning.tierRefinementRatio * limit || tiers.count < slotCount {
                 // Each listed block's slots at or below the bound, as bits.
-                let parts = Self.inParts(of: blocks.count, workers: blockWorkers) { part -> KeptCandidates in
-                    var kept = KeptCandidates(limit: limit)
+                let parts = Self.inParts(of: blocks.count, workers: blockWorkers) { part -> ResultCollector in
+                    var kept = ResultCollector(limit: limit)
                     for block in blocks[part].lazy.map(Int.init) {
                         var mask = Self.mask(ofBlock: block, in: sums, atMost: bound)
                         while mask != 0 {

@@ -7,20 +7,15 @@ extension SearchEngine {
     /// sources, shorter title, identifier). It visits every document once.
     func searchByFiltersAlone(_ query: SearchQuery) -> SearchResponse {
         let expiry = expiryTest(at: query.now)
-        var ranked: [RankedSlot] = []
-        for (index, document) in documents.enumerated() {
-            guard let document, expiry.isUnexpired(UInt32(index)), query.admits(document) else { continue }
-            let engagement = engagedSlots[index] ? engagementScore(of: document.uniqueIdentifier, at: query.now).score : 0
-            ranked.append(RankedSlot(key: RankingKey(
-                typos: 0, wholeWords: 0, fieldScore: 0, engagement: engagement,
-                rankingHint: ranks[index].rankingHint, sources: document.sourceCount, titleLength: document.titleLength,
-                uniqueIdentifier: document.uniqueIdentifier), doc: UInt32(index)))
+        var kept = ResultCollector(limit: max(0, query.limit))
+        ranks.withUnsafeBufferPointer { ranks in
+            let precedes = Self.packedOrder(ranks: ranks, documents: documents)
+            for (index, document) in documents.enumerated() {
+                guard let document, expiry.isUnexpired(UInt32(index)), query.admits(document) else { continue }
+                let candidate = PackedCandidate(key: ranks[index].keyBits, doc: UInt32(index))
+                kept.collect(candidate, engaged: engagedSlots[index], precedes: precedes)
+            }
         }
-        let top = ranked.count > query.limit ? Array(ranked.partialSort(query.limit)) : ranked.sorted { $0.key < $1.key }
-        var evaluators: [TermEvaluator] = []
-        let results = top.map {
-            makeResult(doc: $0.doc, key: $0.key, terms: [], termsAreASCII: true, evaluators: &evaluators, query: query)
-        }
-        return SearchResponse(query: query.text, total: ranked.count, results: results)
+        return response(from: kept, terms: [], matches: [], probes: nil, query: query)
     }
 }

@@ -9,27 +9,11 @@ import SearchSupport
 /// scan in memory order beats gathering most of the index). Each candidate
 /// is then checked against the other terms with `TermProbe`s over its run
 /// in the `TokenArena`, which reads a few dozen contiguous words and no
-/// `Document`. Documents without views are kept in a bounded heap on a
-/// packed key:
-///
-/// ```
-///  bits 63…56   55…48      47…40    39…32   31…0
-///       typos   non-whole  fields   0       the static rank (`StaticRank.keyBits`: hint, sources, title length)
-/// ```
-///
-/// which orders as `RankingKey` does when engagement is zero (ties go to
-/// the identifier). Documents with views are ranked with their full key and
-/// merged in at the end; there are few of them. Once the heap is full, a
-/// document whose key cannot beat its worst is only counted. Many
-/// candidates are split between the cores, each part with its own heap and
-/// count, merged after.
+/// `Document`. What matches goes to the `ResultCollector`; once its heap
+/// is full, a document whose key cannot beat the worst kept is only
+/// counted. Many candidates are split between the cores, each part with a
+/// collector of its own, merged after.
 extension SearchEngine {
-    /// A candidate in the heap: its packed key and slot.
-    struct PackedCandidate {
-        var key: UInt64
-        var doc: UInt32
-    }
-
     /// Answers the query by scanning, or nil when a term is too fuzzy for
     /// probes; the caller has planned it (`QueryPlan.Strategy.scan`).
     func searchByScan(terms: [String], matches: [TokenTrie.TermMatches], query: SearchQuery) -> SearchResponse? {
@@ -166,67 +150,6 @@ extension SearchEngine {
         }}}}}}}}}}}}
     }
 
-    /// The response for what a scan kept: the kept documents ranked with
-    /// their full keys (engagement for those with views), as results.
-    /// `probes`, in term order, answer the per-token questions when every
-    /// term has one.
-    func response(
-        from kept: KeptCandidates, terms: [String], matches: [TokenTrie.TermMatches], probes: [TermProbe]?,
-        query: SearchQuery
-    ) -> SearchResponse {
-        // Documents are read in place: a copy retains every string it holds.
-        func rankingKey(_ candidate: PackedCandidate, engagement: Double) -> RankedSlot {
-            documents.withUnsafeBufferPointer { documents in
-                let key = candidate.key
-                return documents.withDocument(at: Int(candidate.doc)) { document in
-                    RankedSlot(key: RankingKey(
-                        typos: Int(key >> 56), wholeWords: terms.count - Int((key >> 48) & 0xff),
-                        fieldScore: Int((key >> 40) & 0xff), engagement: engagement,
-                        rankingHint: ranks[Int(candidate.doc)].rankingHint, sources: document.sourceCount, titleLength: document.titleLength,
-                        uniqueIdentifier: document.uniqueIdentifier), doc: candidate.doc)
-                }.unsafelyUnwrapped
-            }
-        }
-        // Every kept document's slot is read below: all at once first.
-        gather(kept.heap.map { $0.doc } + kept.engaged.map { $0.doc })
-        // The heap put in its own order first (integers, the identifiers
-        // only on a tie): it is the ranking's order for documents without
-        // views, so the sort by full keys below meets one sorted run (and
-        // the few engaged documents) instead of sorting by full keys from
-        // any order.
-        var heap = kept.heap
-        ranks.withUnsafeBufferPointer { ranks in heap.sort(by: Self.packedOrder(ranks: ranks, documents: documents)) }
-        var ranked = heap.map { rankingKey($0, engagement: 0) }
-        for candidate in kept.engaged {
-            let identifier = documents[Int(candidate.doc)]!.uniqueIdentifier
-            ranked.append(rankingKey(candidate, engagement: engagementScore(of: identifier, at: query.now).score))
-        }
-        ranked.sort { $0.key < $1.key }
-        var evaluators = matches.map { TermEvaluator(matches: $0) }
-        let termsAreASCII = Self.areASCII(terms)
-        let deferred = DeferredHighlights(terms: terms, termsAreASCII: termsAreASCII, probes: probes)
-        let results = ranked.prefix(max(0, query.limit)).map {
-            makeResult(
-                doc: $0.doc, key: $0.key, terms: terms, termsAreASCII: termsAreASCII, probes: probes,
-                deferred: deferred, evaluators: &evaluators, query: query)
-        }
-        return SearchResponse(query: query.text, total: kept.total, results: results)
-    }
-
-    /// The order of packed candidates without views: by key, ties to the
-    /// identifier, most decided by its first bytes. Read through unsafe
-    /// views: a closure over `self` would copy the engine on every call.
-    static func packedOrder(
-        ranks: UnsafeBufferPointer<StaticRank>, documents: [Document?]
-    ) -> (PackedCandidate, PackedCandidate) -> Bool {
-        { a, b in
-            if a.key != b.key { return a.key < b.key }
-            let prefixA = ranks[Int(a.doc)].identifierPrefix, prefixB = ranks[Int(b.doc)].identifierPrefix
-            if prefixA != prefixB { return prefixA < prefixB }
-            return RankingKey.identifierPrecedes(documents[Int(a.doc)]!.uniqueIdentifier, documents[Int(b.doc)]!.uniqueIdentifier)
-        }
-    }
-
     /// Runs `body` on `workers` contiguous parts of `0..<count` at once (on
     /// the calling thread alone for one), returning each part's result in
     /// order. Every part but the last starts and ends at a multiple of
@@ -246,65 +169,6 @@ extension SearchEngine {
             }
         }
         return results.map { $0! }
-    }
-
-    /// The key bits each hit code adds (typos, non-whole and field, each in
-    /// its byte of the packed key), by code.
-    static let packedCodeKeys: [UInt64] = (0...255).map { (code: Int) -> UInt64 in
-        let typos = UInt64(code >> 3) << 56
-        let prefixOnly = UInt64((code >> 2) & 1) << 48
-        return typos | prefixOnly | UInt64(code & 3) << 40
-    }
-
-    /// What the scan keeps: the best documents without views in a bounded
-    /// max-heap (the worst kept on top), every matching document with views
-    /// (ranked with their engagement at the end), and the count of matches.
-    struct KeptCandidates {
-        let limit: Int
-        var heap: [PackedCandidate] = []
-        var engaged: [PackedCandidate] = []
-        var total = 0
-
-        init(limit: Int) {
-            self.limit = limit
-            heap.reserveCapacity(limit + 1)
-        }
-
-        var isFull: Bool { heap.count == limit }
-
-        /// Takes in what another part of the same scan kept: the order is
-        /// total, so the merge keeps exactly what one pass would.
-        mutating func absorb(_ part: KeptCandidates, precedes: (PackedCandidate, PackedCandidate) -> Bool) {
-            total += part.total
-            engaged += part.engaged
-            for candidate in part.heap { offer(candidate, precedes: precedes) }
-        }
-
-        /// Keeps `candidate` if it ranks among the best `limit`.
-        mutating func offer(_ candidate: PackedCandidate, precedes: (PackedCandidate, PackedCandidate) -> Bool) {
-            if heap.count < limit {
-                heap.append(candidate)
-                var i = heap.count - 1
-                while i > 0 {
-                    let parent = (i - 1) / 2
-                    guard precedes(heap[parent], heap[i]) else { return }
-                    heap.swapAt(parent, i)
-                    i = parent
-                }
-            } else if precedes(candidate, heap[0]) {
-                heap[0] = candidate
-                var i = 0
-                while true {
-                    let left = 2 * i + 1, right = left + 1
-                    var worst = i
-                    if left < heap.count, precedes(heap[worst], heap[left]) { worst = left }
-                    if right < heap.count, precedes(heap[worst], heap[right]) { worst = right }
-                    if worst == i { return }
-                    heap.swapAt(i, worst)
-                    i = worst
-                }
-            }
-        }
     }
 
     /// Whether a candidate whose rule values give `ruleBits` (the key's

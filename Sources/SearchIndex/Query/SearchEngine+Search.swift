@@ -72,11 +72,7 @@ extension SearchEngine {
     /// they came one after another; read together, the processor overlaps
     /// them. A pass for each step of the chain (the slots, then the
     /// storage headers), so that no load waits for a miss of its own
-    /// document before it can start. (The set's own bytes, read for the
-    /// content type, were a third pass until the slot coded the type:
-    /// `Document.contentTypeCode`.) (Fed through a lazy map of ranked
-    /// pairs, each pair would be copied and its key path called: too much
-    /// work between two loads for the next miss to start early.)
+    /// document before it can start.
     func gather(_ docs: [UInt32]) {
         var sink: UInt32 = 0
         // The ranks too, for the hint each result's key reads.

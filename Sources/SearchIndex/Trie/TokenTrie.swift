@@ -9,10 +9,9 @@
 ///
 /// A node's edge from its parent is labelled with one or more scalars (a
 /// range of the shared `labels` pool); a node exists only where a token
-/// ends or two tokens part: about a tenth of the nodes of one for every
-/// scalar of every distinct token tail, where most of the trie was
-/// single-child chains, and every walk (insert,
-/// count, typo search) stepped through them a cache miss a scalar.
+/// ends or two tokens part, not one for every scalar of every distinct
+/// token tail, whose single-child chains every walk (insert, count, typo
+/// search) would step through a cache miss a scalar.
 ///
 /// A prefix that ends inside an edge reaches the node below the edge (its
 /// *locus*): the tokens starting with the prefix are exactly that node's
@@ -126,11 +125,9 @@ package struct TokenTrie: Sendable {
 
         /// Gives the posting list room for a thirty-second more postings
         /// than it holds, where it had more. Lists grow by doubling as a
-        /// build appends to them, and after a bulk build a third of their
-        /// bytes would be room never used; a little room spares the first
-        /// inserts after the build a copy of their largest lists (a common
-        /// word's list takes an insert in every few, and its room is
-        /// thousands), and a thirty-second is a quarter of an eighth's memory.
+        /// build appends to them, which leaves much room never used; a
+        /// little room spares the first inserts after the build a copy of
+        /// their largest lists (a common word's list takes an insert in every few).
         mutating func fitPostingList() {
             let count = postingList.count
             guard count > 8, !postingList.isBorrowed, postingList.capacity > count + count / 32 + 4 else { return }
@@ -572,9 +569,8 @@ package struct TokenTrie: Sendable {
     /// has counted a document exactly when the document's previous token
     /// in that order shares the node's whole path: a token counts the
     /// document in the nodes deeper than the scalars it shares with that
-    /// previous token, on the walk the insert makes anyway (a second walk
-    /// up from each token, document by document, was a fifth of a bulk
-    /// build's inserting at a million items).
+    /// previous token, on the walk the insert makes anyway, not on a second
+    /// walk up from each token.
     ///
     /// ```
     ///  a document's tokens, in order       nodes that count it
@@ -779,9 +775,8 @@ package struct TokenTrie: Sendable {
     /// Indices of `heads` in ascending order of head, equal heads in index
     /// order. A large batch is radix sorted (16 bits a pass, least
     /// significant first, so each pass keeps the order of the ones before;
-    /// a pass where every head has the same digit is skipped): a
-    /// comparison sort of a chunk's hundred thousand heads cost a tenth of
-    /// a bulk import's inserting.
+    /// a pass where every head has the same digit is skipped), cheaper
+    /// than a comparison sort of a chunk's heads.
     static func orderByHead(_ heads: [UInt64]) -> [Int] {
         guard heads.count >= 4_096 else {
             return heads.indices.sorted { (heads[$0], $0) < (heads[$1], $1) }
@@ -1102,9 +1097,7 @@ package struct TokenTrie: Sendable {
     /// With no node made since the last `reorder()`, the subtree is the
     /// node's ordered range, read in index order: nodes one after another
     /// instead of a walk's stack and child lists (a cache miss or two a
-    /// node: two thirds of counting a five-letter term's matches, with its
-    /// hundreds of typo subtrees, at a million items). A pruned node in
-    /// the range holds no postings.
+    /// node). A pruned node in the range holds no postings.
     func forEachPostingList(under node: Int32, _ body: (UnsafeBufferPointer<Posting>) -> Void) {
         if allNodesOrdered {
             let range = orderedRange(of: node)

@@ -1,39 +1,40 @@
 import Foundation
+import SearchIndex
 
 /// Types a query one keystroke at a time and records, for every keystroke,
 /// the top results with their movement against the keystroke before.
-public enum Replay {
-    public struct Entry: Sendable, Hashable {
-        public var uniqueIdentifier: String
-        public var title: String
+enum Replay {
+    struct Entry: Sendable, Hashable {
+        var uniqueIdentifier: String
+        var title: String
         /// 1-based.
-        public var rank: Int
-        public var movement: RankMovement
-        public var sources: [Source]
+        var rank: Int
+        var movement: RankMovement
+        var sources: [Source]
         /// The result's rule values.
-        public var key: RankingKey
+        var key: RankingKey
         /// For a result that rose or arrived, the rule that puts it above the
         /// result now after it (`RankingKey.decidingRule`); nil otherwise.
-        public var decidedBy: String?
+        var decidedBy: String?
     }
 
-    public struct Step: Sendable, Hashable {
-        public var query: String
-        public var total: Int
-        public var microseconds: Int
-        public var results: [Entry]
+    struct Step: Sendable, Hashable {
+        var query: String
+        var total: Int
+        var microseconds: Int
+        var results: [Entry]
         /// (identifier, title) of results that left the top since the keystroke before.
-        public var dropped: [(String, String)]
+        var dropped: [(String, String)]
 
-        public static func == (a: Step, b: Step) -> Bool {
+        static func == (a: Step, b: Step) -> Bool {
             a.query == b.query && a.total == b.total && a.results == b.results
                 && a.dropped.map(\.0) == b.dropped.map(\.0)
         }
-        public func hash(into hasher: inout Hasher) { hasher.combine(query) }
+        func hash(into hasher: inout Hasher) { hasher.combine(query) }
     }
 
     /// One step for every non-blank prefix of `query`.
-    public static func run(_ query: String, in engine: SearchEngine, top: Int, now: Date) -> [Step] {
+    static func run(_ query: String, in engine: SearchEngine, top: Int, now: Date) -> [Step] {
         var steps: [Step] = []
         var previous: [(String, String)] = []
         var prefix = ""
@@ -58,7 +59,7 @@ public enum Replay {
     }
 
     /// One answer compared with the `previous` top list (identifier, title).
-    public static func step(_ query: String, in engine: SearchEngine, top: Int, now: Date, previous: [(String, String)]) -> Step {
+    static func step(_ query: String, in engine: SearchEngine, top: Int, now: Date, previous: [(String, String)]) -> Step {
         let start = DispatchTime.now().uptimeNanoseconds
         // A filter word still being typed (`kind:pho`) is left out until it is known.
         let response = engine.search(SearchQuery(typing: query, limit: top, now: now))

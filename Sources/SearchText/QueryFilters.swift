@@ -1,3 +1,5 @@
+import SearchModel
+
 /// Filters written in a query, Spotlight style: `kind:photo aurora`,
 /// `domain:com.example.tv`, `source:activity`. They restrict without
 /// ranking; any other word, colon or not (a URL, a time), is text.
@@ -83,15 +85,5 @@ public struct QueryFilters: Sendable, Hashable {
         if name.contains("."), !name.hasPrefix("."), !name.hasSuffix(".") { return value }
         let names = kinds.flatMap(\.names).joined(separator: ", ")
         throw Problem(word: String(word), known: "kind: \(names), or a UTI such as public.image")
-    }
-
-    /// Whether a result with these fields passes every filter.
-    func admits(contentType: String, domain: String?, sources: SourceSet) -> Bool {
-        if !contentTypes.isEmpty, !contentTypes.contains(contentType) { return false }
-        if !domains.isEmpty {
-            guard let domain, domains.contains(where: { SearchableItem.domain(domain, isWithin: $0) }) else { return false }
-        }
-        if !self.sources.isEmpty, !self.sources.contains(where: sources.contains) { return false }
-        return true
     }
 }

@@ -14,7 +14,7 @@ public enum Source: String, Sendable, Codable, Comparable, CaseIterable {
 
     /// The source as a small number, its place in `allCases`: how a
     /// document's flags and a snapshot store it (so the numbers never change).
-    package var ordinal: UInt8 {
+    @inlinable package var ordinal: UInt8 {
         switch self {
         case .item: 0
         case .activity: 1
@@ -23,7 +23,7 @@ public enum Source: String, Sendable, Codable, Comparable, CaseIterable {
     }
 
     /// The source whose `ordinal` is `ordinal`; nil for a number no source has.
-    package init?(ordinal: UInt8) {
+    @inlinable package init?(ordinal: UInt8) {
         switch ordinal {
         case 0: self = .item
         case 1: self = .activity
