@@ -357,11 +357,9 @@ extension SearchEngine {
         try out.write(array: nodes.map(\.documentCount))
         try out.write(array: nodes.map(\.stamp))
         try out.write(array: nodes.map { UInt32($0.childCount) })
-        try out.write(array: nodes.indices.flatMap { trie.children(of: Int32($0)) })
-        try out.write(array: nodes.map { UInt32($0.postingList.count) })
-        var postings = FlatColumn<TokenTrie.Posting>()
-        postings.reserveCapacity(nodes.reduce(0) { $0 + $1.postingList.count })
-        for node in nodes { node.postingList.withUnsafeBufferPointer { postings.append(contentsOf: $0) } }
+        try out.write(array: trie.childrenInNodeOrder)
+        let (postingCounts, postings) = trie.postingsInNodeOrder
+        try out.write(array: postingCounts)
         try out.write(column: postings)
         try out.write(array: trie.orderedRanges.map(\.low))
         try out.write(array: trie.orderedRanges.map(\.high))

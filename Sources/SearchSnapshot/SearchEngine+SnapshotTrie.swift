@@ -124,9 +124,8 @@ private struct TrieColumns: @unchecked Sendable {
     func node(_ index: Int, starts: TrieStarts, lender: SearchEngine.ChunkOwner?) -> TokenTrie.Node {
         let childStart = starts.children[index], postingStart = starts.postings[index]
         let postingCount = starts.postings[index + 1] - postingStart
-        let postingList = FlatColumn<TokenTrie.Posting>(
-            at: postings + postingStart * MemoryLayout<TokenTrie.Posting>.stride, count: postingCount,
-            lender: lender, capacity: TokenTrie.postingCapacity(postingCount))
+        let postingList = TokenTrie.loadedPostings(
+            at: postings + postingStart * MemoryLayout<TokenTrie.Posting>.stride, count: postingCount, lender: lender)
         return TokenTrie.Node(
             parent: parents[index], scalar: scalars[index], depth: depths[index],
             labelStart: UInt32(truncatingIfNeeded: starts.labels[index]), labelCount: labelCounts[index],

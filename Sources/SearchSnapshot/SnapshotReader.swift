@@ -200,3 +200,11 @@ struct SnapshotReader {
     /// Bytes from which `array(from:count:capacity:)` copies on every core.
     static let parallelCopyMinimum = 1 << 22
 }
+
+extension SnapshotReader {
+    /// An array `write(array:)` wrote, left where it lies.
+    mutating func readValues<T: BitwiseCopyable>(of _: T.Type = T.self) throws(SnapshotError) -> SnapshotValues<T> {
+        let (start, count) = try readArrayInPlace(of: T.self)
+        return SnapshotValues(start: start, count: count)
+    }
+}

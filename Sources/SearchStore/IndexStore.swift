@@ -567,7 +567,7 @@ public final class IndexStore: Sendable {
                 source = excluded.source, domainIdentifier = excluded.domainIdentifier, body = excluded.body
             """)
         // A chunk's bodies at a time: all of a large import's at once
-        // would hold its whole JSON in memory (half a gigabyte at 1M).
+        // would hold its whole JSON in memory.
         for start in stride(from: 0, to: batch.upsertedRecords.count, by: 16_384) {
             let chunk = batch.upsertedRecords[start..<min(start + 16_384, batch.upsertedRecords.count)]
             for (record, body) in zip(chunk, try Self.encodeRecords(chunk)) {

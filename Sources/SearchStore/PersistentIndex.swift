@@ -212,8 +212,8 @@ public final class PersistentIndex {
     /// Replaying is the fallback for a save that did not happen (a process
     /// stopped while writing its snapshot): a view that indexes an
     /// activity changes a loaded engine's borrowed columns, which copies
-    /// them (slower and larger than a start from a current snapshot, far
-    /// cheaper than a rebuild), so a process still saves its snapshot when
+    /// them (more than a start from a current snapshot costs, far less
+    /// than a rebuild), so a process still saves its snapshot when
     /// it ends.
     static let replayLimit = 256
 

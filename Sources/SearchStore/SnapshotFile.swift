@@ -85,8 +85,8 @@ enum SnapshotFile {
     /// Deletes the temporaries (`PATH.tmp-PID`) that writers which no
     /// longer run left beside `path`. A process stopped while it wrote
     /// (a terminal UI quit with Ctrl-C while it saved behind the screen)
-    /// leaves its temporary behind: at a million items most of a
-    /// gigabyte, one more each time. A live writer's is left alone.
+    /// leaves its temporary behind, as large as a snapshot, one more each
+    /// time. A live writer's is left alone.
     static func removeTemporariesOfEndedWriters(of path: String) {
         let url = URL(fileURLWithPath: path)
         let prefix = url.lastPathComponent + ".tmp-"

@@ -13,7 +13,7 @@ public struct QueryFilters: Sendable, Hashable {
 
     public init() {}
 
-    public var isEmpty: Bool { contentTypes.isEmpty && domains.isEmpty && sources.isEmpty }
+    @inlinable public var isEmpty: Bool { contentTypes.isEmpty && domains.isEmpty && sources.isEmpty }
 
     /// A filter word whose value is not known, in words for the user.
     public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {

@@ -28,7 +28,7 @@ extension Tokenizer {
     }
 
     /// Calls `body` with the bounds of each run of letters and digits in
-    /// `bytes`, in order (plain text's tokens: `SearchEngine.isPlain`).
+    /// `bytes`, in order (plain text's tokens: `isPlain`).
     @inlinable @inline(__always)
     package static func forEachASCIIWord(in bytes: UnsafeBufferPointer<UInt8>, _ body: (_ start: Int, _ end: Int) -> Void) {
         var position = 0

@@ -1,5 +1,6 @@
 import Foundation
 import SearchIndex
+import TerminalUI
 
 /// Types a query one keystroke at a time and records, for every keystroke,
 /// the top results with their movement against the keystroke before.

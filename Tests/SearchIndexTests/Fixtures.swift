@@ -1,5 +1,6 @@
 import Foundation
 @testable import SearchIndex
+@testable import SearchSnapshot
 
 /// Small helpers to build items and engines in tests.
 func item(
@@ -70,4 +71,9 @@ extension TermCodeMap {
     static func merge(_ fieldMaps: [(map: [UInt8], base: UInt8)], into codes: UnsafeMutableBufferPointer<UInt8>) -> Int {
         merge(fieldMaps.map { (FieldMap(unpacked: $0.map), $0.base) }, into: codes)
     }
+}
+
+extension SearchEngine {
+    /// Waits for the owned copies a snapshot load makes in the background.
+    func waitForLoadCopies() { (pendingTables?.tables as? PendingTables)?.waitForCopies() }
 }

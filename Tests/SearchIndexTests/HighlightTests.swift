@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 @testable import SearchIndex
+@testable import SearchText
 
 /// Plain ASCII titles are highlighted without the tokenizer; every other
 /// title through it. Each title here has a twin with a CJK character
@@ -67,15 +68,15 @@ import Testing
                 for value in 0...255 {
                     var bytes = [UInt8](repeating: UInt8(ascii: "k"), count: length)
                     bytes[position] = UInt8(value)
-                    let found = bytes.withUnsafeBufferPointer { SearchEngine.containsNonPlainCandidate($0) }
+                    let found = bytes.withUnsafeBufferPointer { Tokenizer.containsNonPlainCandidate($0) }
                     if found != isCandidate(UInt8(value)) { wrong.append("\(length)/\(position)/\(value)") }
                 }
             }
         }
         #expect(wrong.isEmpty, "\(wrong.prefix(10))")
-        #expect(![UInt8]().withUnsafeBufferPointer { SearchEngine.containsNonPlainCandidate($0) })
+        #expect(![UInt8]().withUnsafeBufferPointer { Tokenizer.containsNonPlainCandidate($0) })
         let text = Array("Misatonve Mianrabri, Cozo-Zofordlen (the ~last~ one)!".utf8)
-        #expect(!text.withUnsafeBufferPointer { SearchEngine.containsNonPlainCandidate($0) })
+        #expect(!text.withUnsafeBufferPointer { Tokenizer.containsNonPlainCandidate($0) })
     }
 
     /// A typo in a term's first letter matches tokens that start with

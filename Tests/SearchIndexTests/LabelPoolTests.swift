@@ -15,7 +15,7 @@ import Testing
         values += [0x1F600, 0x20000, 0x10330, 0x1F600, 0xD800, 0xDFFF, 0xFFFF, 0x11_0000]
         values += (0..<2_500).map { 0x2_0000 + UInt32($0 * 7 % 2_500) }
         values += Array("end".unicodeScalars.map(\.value)) + [0x2_0003]
-        let pool = LabelPool(values)
+        let pool = LabelPool(values: values)
         #expect(pool.count == values.count)
         #expect(values.indices.map { pool[$0] } == values)
         #expect(pool.withReader { reader in values.indices.map { reader[$0] } } == values)
@@ -27,7 +27,7 @@ import Testing
     @Test func aMostlyASCIIPoolTakesAByteAPositionAndWidensOnItsWayPastTheTable() {
         // ASCII with a few accented letters and ideographs: one byte a position.
         var values: [UInt32] = Array(String(repeating: "zoë lantern 北极光 café ", count: 200).unicodeScalars.map(\.value))
-        var pool = LabelPool(values)
+        var pool = LabelPool(values: values)
         #expect(!pool.isWide)
         #expect(pool.memoryBytes < values.count + 64)
         #expect(values.indices.map { pool[$0] } == values)
@@ -48,7 +48,7 @@ import Testing
         let matched = values.withUnsafeBufferPointer { pool.matchLength(start: 0, count: values.count, of: $0, from: 0) }
         #expect(matched == values.count)
         // A pool made whole from the same values is wide at once and equal.
-        let made = LabelPool(values)
+        let made = LabelPool(values: values)
         #expect(made.isWide)
         #expect(values.indices.map { made[$0] } == values)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SearchIndex
+@testable import SearchSnapshot
 
 /// `memoryUsage()`, what `bench` reports of the engine's memory: each part
 /// follows what the index holds, and what a load reads in place from the
@@ -55,7 +56,7 @@ import Testing
         // The sets are read in place through a few windows over the run of
         // sets, not an object each (`PackedStorage.window`).
         #expect(lent["attributeSets"] * 4 < built["attributeSets"])
-        loaded.pendingTables?.waitForCopies()
+        loaded.waitForLoadCopies()
         let tookTheCopies = loaded.settleLoadIfReady()
         #expect(tookTheCopies)
         let settled = loaded.memoryUsage()

@@ -1,5 +1,5 @@
 import Testing
-@testable import SearchIndex
+@testable import SearchSupport
 
 @Suite struct RecentlyUsedTests {
     /// Past its capacity the store forgets the entries used least

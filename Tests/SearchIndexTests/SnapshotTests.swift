@@ -230,7 +230,7 @@ import Testing
         let before = copy!.search(SearchQuery("ka", now: referenceNow)).results.map(\.title)
         #expect(!before.isEmpty)
         #expect(copy!.records.count > 1_000) // waits for the tables built on another thread
-        copy!.pendingTables?.waitForCopies()
+        copy!.waitForLoadCopies()
         copy = nil
         // That thread lets go of its work a moment after handing it over.
         for _ in 0..<200 where released != nil { usleep(5_000) }
@@ -242,7 +242,7 @@ import Testing
         let (borrowing, owner) = try Self.loadBorrowing(try Self.bytes(of: original))
         var loaded = borrowing
         #expect(loaded.tokens.isBorrowed && loaded.trie.nodes.contains { $0.postingList.isBorrowed })
-        loaded.pendingTables?.waitForCopies()
+        loaded.waitForLoadCopies()
         let change: (inout SearchEngine) -> Void = { $0.index(self.richItems(7, count: 50)) }
         change(&original)
         change(&loaded)
@@ -287,7 +287,7 @@ import Testing
         let lists = loaded.trie.nodes.map(\.postingList).filter { $0.isBorrowed && !$0.isEmpty }.map { part($0.borrowedBytes) }
         let low = lists.map(\.start).min()!, high = lists.map { $0.start + UInt($0.count) }.max()!
         expected.append((low, Int(high - low)))
-        loaded.pendingTables?.waitForCopies()
+        loaded.waitForLoadCopies()
         let dropped = owner.droppedParts
         #expect(dropped.map(\.start) == expected.map(\.start) && dropped.map(\.count) == expected.map(\.count))
         // Each inside the snapshot, and the sets' bytes in none of them.
@@ -306,7 +306,7 @@ import Testing
         let original = busyEngine(12)
         let (borrowing, owner) = try Self.loadBorrowing(try Self.bytes(of: original))
         var loaded = borrowing
-        loaded.pendingTables?.waitForCopies()
+        loaded.waitForLoadCopies()
         #expect(loaded.tokens.isBorrowed)
         let settled = loaded.settleLoadIfReady()
         #expect(settled)

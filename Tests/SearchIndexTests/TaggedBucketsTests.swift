@@ -1,6 +1,6 @@
 import TestSupport
 import Testing
-@testable import SearchIndex
+@testable import SearchSupport
 
 /// The 4-byte table finds every slot it holds under its key's hash through
 /// inserts, removals that shift buckets back over runs of equal hashes,

@@ -10,20 +10,16 @@ import Foundation
 package struct Document: Sendable {
     package var uniqueIdentifier: String
     /// Shared with the other documents of its domain (`DomainNames`).
-    private var domain: DomainName?
+    private(set) var domain: DomainName?
     /// What results show: the attribute set of what the document was built
     /// from (`SearchEngine.shownAttributes(of:)`), or, for a document a
     /// snapshot wrote whole (a standalone activity), only its title and
     /// content type (its set is found by identifier then). One word for
-    /// either, the set's offset in its storage beside it (`offsetAndSources`):
-    /// a title kept beside the set would be a string a document, and a word
-    /// for each of the two a word more.
+    /// either, the set's offset beside it (`offsetAndSources`).
     private var shown: Shown
-    // The small fields last, two words for five: a slot is 40 bytes (with
-    // two own strings, a `Date?` and the pending tokens it would be 112),
-    // and the sources kept as bits instead of an array save an allocation
-    // a document. The expiration is the engine's `expirations` column
-    // alone, not copied here.
+    // The small fields last, two words for five, so a slot is 40 bytes; the
+    // sources are bits, not an array. The expiration is the engine's
+    // `expirations` column alone.
     //
     //  offsetAndSources   bits 0–23 the shown set's offset in its storage
     //                     (`PackedAttributes.offset`, below 2^24), 24–31 the sources
@@ -72,8 +68,7 @@ package struct Document: Sendable {
     /// The content type as the slot codes it: 0 for "read it from the
     /// set", else one more than its index in
     /// `PackedAttributes.commonContentTypes`. Every result shows its type,
-    /// and read from the set it would be a cache miss of its own for each
-    /// of a keystroke's fifty results (the set's first bytes).
+    /// and read from the set it would be a cache miss of its own.
     @inline(__always) package var contentTypeCode: UInt8 { UInt8(truncatingIfNeeded: titleAndFlags >> 29) }
 
     /// The content type when the slot codes it (a shared literal), else nil.
@@ -92,18 +87,15 @@ package struct Document: Sendable {
 
     /// The fields a result copies, read together (in place, through
     /// `withDocument`). Stored fields and bit operations on them only: a
-    /// getter that calls out (the title's decoding, the sources' shared
-    /// lists) has the whole slot copied first, a retain of every reference
-    /// it holds.
+    /// getter that calls out has the whole slot copied first.
     @inline(__always) var resultFields: ResultFields {
         ResultFields(
             identifier: uniqueIdentifier, domain: domainIdentifier, attributes: attributes, sources: sourceSet,
             visibility: visibility, commonContentType: commonContentType)
     }
 
-    /// What `resultFields` reads. A struct, not a tuple: the compiler
-    /// copies a tuple through the runtime's generic tuple and optional
-    /// copies, a large share of making a result.
+    /// What `resultFields` reads. A struct, not a tuple, which the runtime
+    /// would copy through its generic tuple copies.
     struct ResultFields {
         var identifier: String
         var domain: String?
@@ -122,9 +114,6 @@ package struct Document: Sendable {
     @inline(__always) var slotByte: UInt8 { UInt8(truncatingIfNeeded: titleAndFlags) }
 
     @inline(__always) package var domainIdentifier: String? { domain?.value }
-    /// The domain's shared object (for tests).
-    var domainObject: DomainName? { domain }
-
     /// The title's length in characters (the rank's shorter-title rule),
     /// up to `titleLengthLimit`.
     @inline(__always) package var titleLength: Int { Int(titleAndFlags & Self.lowBits) }
@@ -160,10 +149,10 @@ package struct Document: Sendable {
     package func heldRecord(expiration: Double) -> IndexRecord? {
         guard holdsRecord, let attributes else { return nil }
         return IndexRecord(
+            source: Source(ordinal: heldRecordSource)!,
             item: SearchableItem(
                 uniqueIdentifier: uniqueIdentifier, domainIdentifier: domainIdentifier,
-                expirationDate: Self.date(expiration), attributeSet: attributes, visibility: visibility),
-            source: Source(ordinal: heldRecordSource)!)
+                expirationDate: Self.date(expiration), attributeSet: attributes, visibility: visibility))
     }
 
     /// Whether this document, built from `record`, says all of its item:

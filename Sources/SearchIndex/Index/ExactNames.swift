@@ -1,3 +1,5 @@
+import SearchSupport
+
 /// The documents each set of words names exactly, for SPEC 2's exact rule
 /// (the query's terms are exactly the words of the title or of the display
 /// name, nothing left over, in any order): one probe a query finds them,

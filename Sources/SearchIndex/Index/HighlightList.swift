@@ -8,8 +8,7 @@
 /// ```
 ///
 /// An array for each of a keystroke's fifty results would be most of the
-/// allocations a short keystroke makes, and just after a build, when the
-/// allocator's free lists run through a cold heap, its slow path is costly.
+/// allocations a short keystroke makes.
 ///
 /// The form is canonical (inline exactly when the list fits), so the
 /// synthesised equality is the lists' equality.

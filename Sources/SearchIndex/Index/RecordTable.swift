@@ -22,7 +22,7 @@ public struct RecordTable: Sendable {
 
     /// A table of `records`, taken as its storage (each identifier once:
     /// a snapshot's records, keyed by identifier when saved).
-    init(records: [IndexRecord]) {
+    package init(records: [IndexRecord]) {
         storage = records.map { $0 }
         buckets.reserve(for: storage.count)
         for place in storage.indices {

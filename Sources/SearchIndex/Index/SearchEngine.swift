@@ -33,7 +33,7 @@ public struct SearchEngine: Sendable {
     /// `SearchEngine+Tables`).
     var settled = IdentifierTables()
     /// Those tables while a snapshot load still builds them.
-    package var pendingTables: PendingTables?
+    package var pendingTables: PendingLoad?
     /// The slots of viewed documents as a snapshot load found them, for
     /// queries while `pendingTables` are built.
     package var engagedAtLoad: Set<UInt32> = []
@@ -474,8 +474,7 @@ public struct SearchEngine: Sendable {
     }
 
     /// Registers a record's merge links; adds the documents to refresh
-    /// other than the record's own to `touched` (in place: a set per item
-    /// cost a bulk import more than the links did).
+    /// other than the record's own to `touched` (in place, not a set per item).
     private mutating func link(_ record: IndexRecord, touching touched: inout Set<String>) {
         let id = record.item.uniqueIdentifier
         guard let url = record.item.attributeSet.url else { return }
@@ -580,9 +579,7 @@ public struct SearchEngine: Sendable {
     /// adding to `holding` those that hold their records.
     private mutating func rebuildDocuments(_ order: [String], holding: inout [String]) {
         // A batch the cores would not share is built here, from the engine
-        // itself: the reader, an engine made for the batch with the
-        // records' links copied in, was six of the 48 allocations of a
-        // one-item insert (and of the 25 of a delete).
+        // itself, without a reader made for it (a copy of the records' links).
         guard order.count >= EngineTuning.sharedBuildMinimum else {
             guard !order.isEmpty else { return }
             var built = order.map { buildDocument($0) }
@@ -637,13 +634,12 @@ public struct SearchEngine: Sendable {
             if index % 16 == 15 { Allocator.returnFreePages() }
             progress?(Double(index + 1) / Double(chunks.count))
             if index == 0 {
-                // Growing by doubling copied the node and token arrays again
-                // and again. Room for the rest at the first chunk's rate
-                // (later chunks share more prefixes, so it is more than
-                // enough for nodes), and a quarter more for tokens, whose
-                // rate does not fall: a doubling near the end would hold
-                // the old and new token columns at once, the build's peak.
-                // Untouched capacity is address space, not memory.
+                // Room for the rest at the first chunk's rate (more than
+                // enough for nodes: later chunks share more prefixes), and a
+                // quarter more for tokens, whose rate does not fall: a
+                // doubling near the end would hold the old and new token
+                // columns at once, the build's peak. Untouched capacity is
+                // address space, not memory.
                 let remaining = count - firstCount
                 trie.reserveCapacity(nodes: trie.nodes.count + (trie.nodes.count - nodesBefore) * remaining / firstCount)
                 let tokensAtRate = (tokens.words.count - tokensBefore) * remaining / firstCount
@@ -657,10 +653,8 @@ public struct SearchEngine: Sendable {
     /// of them, a copy of every column while that insert waits. Untouched
     /// capacity is address space, not memory.
     private mutating func reserveCapacity(documents count: Int) {
-        // The identifier table too: growing it step by step rehashed every
-        // identifier again and again (a twentieth of a bulk build). With an
-        // eighth more, as the columns below: the first insert after a bulk
-        // build would otherwise double it.
+        // The identifier table too (grown step by step, it would rehash
+        // every identifier again and again), an eighth more as the columns.
         let identifiers = slotTable.count + count
         do {
             // Read through a reference of its own, let go before the columns grow.
@@ -692,10 +686,8 @@ public struct SearchEngine: Sendable {
         pending.reserveCapacity(ids.count)
         for (offset, id) in ids.enumerated() {
             guard let slot = prepareSlot(id, rebuilt: built[offset] != nil) else { continue }
-            // Moved, never copied: the built document taken out of `built`
-            // and parted from its pending arrays, the document swapped into
-            // its slot (an assignment retained and released each of its
-            // strings and arrays).
+            // Moved, never copied: taken out of `built`, parted from its
+            // pending arrays, swapped into its slot.
             let taken = built[offset].take()!
             var document: Document? = taken.document
             let (tokens, fields) = (taken.pendingTokens, taken.pendingFields)
@@ -806,8 +798,7 @@ public struct SearchEngine: Sendable {
 
     /// What stands for the document `id` now, if anything. The one statement
     /// of that choice: documents are built from it and results show its
-    /// attribute set. (One copy of the record: a dictionary's values are
-    /// not read in place, so reading a field by position copied it again.)
+    /// attribute set.
     private func primary(of id: String) -> Primary? {
         if let record = findRecord(id), canonicalID(of: record) == id { return .record(record) }
         if let activity = activities[id], activity.relatedUniqueIdentifier == nil { return .activity(activity) }
@@ -910,8 +901,7 @@ public struct SearchEngine: Sendable {
     private mutating func insertTokens(of batch: [PendingInsert]) {
         let total = batch.withUnsafeBufferPointer { batch in batch.indices.reduce(0) { $0 + batch[$1].tokens.count } }
         // Written in place, each insert read in place by index: a copy of
-        // an insert retained its arrays, and so did a zip of them; and each
-        // append checked its array's uniqueness again.
+        // an insert, or a zip, would retain its arrays.
         var filled = 0
         var heads: [UInt64] = []
         var postings: [TokenTrie.Posting] = []
@@ -948,9 +938,8 @@ public struct SearchEngine: Sendable {
         let counted = topLists.isEmpty
         let (nodes, places) = trie.insertPostings(tokens, heads: heads, postings: postings, countingDocuments: counted)
         releaseInBackground(tokens)
-        // Each document's share of the nodes and places read in place (an
-        // array of each was two allocations a document), and the insert too
-        // (each copy retained its arrays).
+        // Each document's share of the nodes and places, and the insert,
+        // read in place: no array made or retained a document.
         batch.withUnsafeBufferPointer { batch in
             nodes.withUnsafeBufferPointer { nodes in
                 places.withUnsafeBufferPointer { places in

@@ -38,17 +38,14 @@ final class SlotScratch: @unchecked Sendable {
             codes.deallocate()
             bits.deallocate()
         }
-
-        /// Whether every byte is `miss` and every bit clear.
-        var isClean: Bool { codes.allSatisfy { $0 == TermProbe.miss } && bits.allSatisfy { $0 == 0 } }
     }
 
     /// Idle maps kept: threads beyond it that query at once get maps of
     /// their own, let go when handed back.
     static let idleLimit = 2
 
-    private let lock = NSLock()
-    private var idle: [Maps] = []
+    let lock = NSLock()
+    var idle: [Maps] = []
 
     deinit { for maps in idle { maps.deallocate() } }
 
@@ -76,13 +73,6 @@ final class SlotScratch: @unchecked Sendable {
         guard !idle.contains(where: { $0.codes.count >= slots }) else { return }
         if idle.count >= Self.idleLimit { idle.removeFirst().deallocate() }
         idle.append(Maps(slots: slots + slots / 8))
-    }
-
-    /// Whether every idle map is clean (for tests: a mark a query left
-    /// behind would give a later query a false candidate).
-    var idleMapsAreClean: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return idle.allSatisfy(\.isClean)
     }
 
     private func take() -> Maps? {

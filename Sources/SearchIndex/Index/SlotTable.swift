@@ -16,14 +16,14 @@ import SearchSupport
 ///
 /// Why: `[String: UInt32]` holds a copy of each identifier in its buckets,
 /// up to two buckets an entry, where these buckets are 4 bytes.
-struct SlotTable: Sendable {
+package struct SlotTable: Sendable {
     private var buckets = TaggedBuckets()
 
     /// How many identifiers the table holds.
     var count: Int { buckets.count }
 
     /// The slot of `id`, whose document is in `documents`.
-    func slot(of id: String, in documents: [Document?]) -> UInt32? {
+    package func slot(of id: String, in documents: [Document?]) -> UInt32? {
         guard case .found(_, let slot) = probe(id, hash: Self.hash(id), in: documents) else { return nil }
         return slot
     }
@@ -39,7 +39,7 @@ struct SlotTable: Sendable {
 
     /// Puts `id` at `slot`, in place of its slot if the table holds it
     /// already (a load that meets an identifier twice keeps the last).
-    mutating func set(_ id: String, slot: UInt32, in documents: [Document?]) {
+    package mutating func set(_ id: String, slot: UInt32, in documents: [Document?]) {
         let hash = Self.hash(id)
         buckets.reserve(for: count + 1, hashOf: Self.hashOf(documents))
         switch probe(id, hash: hash, in: documents) {
@@ -58,7 +58,7 @@ struct SlotTable: Sendable {
     }
 
     /// Room for `minimumCapacity` identifiers without growing.
-    mutating func reserveCapacity(_ minimumCapacity: Int, in documents: [Document?]) {
+    package mutating func reserveCapacity(_ minimumCapacity: Int, in documents: [Document?]) {
         buckets.reserve(for: minimumCapacity, hashOf: Self.hashOf(documents))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SearchSupport
 
 /// The trie nodes of recently asked terms, and the code maps of the last
 /// few broad ones, each forgotten least recently used first. Typing "anime
@@ -28,10 +29,10 @@ final class TermMatchCache: @unchecked Sendable {
     /// extends (a keystroke is one; a paste, or a fast typist, a few).
     static let lookBack = 8
 
-    private let lock = NSLock()
+    let lock = NSLock()
     private var entries = RecentlyUsed<TokenTrie.TermMatches>(capacity: capacity)
     private var codeMaps = RecentlyUsed<TermCodeMap>(capacity: codeMapCapacity)
-    private var candidateLists = RecentlyUsed<SearchEngine.ScanCandidates>(capacity: candidatesCapacity)
+    var candidateLists = RecentlyUsed<SearchEngine.ScanCandidates>(capacity: candidatesCapacity)
 
     /// The code map of `term` if one is remembered (never computes one).
     func knownCodeMap(for term: String) -> TermCodeMap? {
@@ -48,13 +49,6 @@ final class TermMatchCache: @unchecked Sendable {
     /// `build` unless remembered.
     func scanCandidates(for term: String, build: () -> SearchEngine.ScanCandidates) -> SearchEngine.ScanCandidates {
         remembered(term, in: \.candidateLists, weight: { _ in 1 }, compute: build)
-    }
-
-    /// The scan candidates of `term` if remembered (for tests: a look,
-    /// not a use).
-    func knownScanCandidates(for term: String) -> SearchEngine.ScanCandidates? {
-        lock.lock(); defer { lock.unlock() }
-        return candidateLists.peek(term)
     }
 
     /// The matches of `term`, remembered; a new term that extends a

@@ -1,3 +1,5 @@
+import SearchSupport
+
 /// A query term compiled for the scan loop of `SearchEngine+Scan`.
 ///
 /// A token of the arena is tested by its trie node alone. Node indices
@@ -233,12 +235,9 @@ struct TermProbe: Sendable {
     /// scalars, or `miss`: a caller testing many tokens makes each one's
     /// bytes and scalars once for all its terms.
     ///
-    /// The probe and the trie come by address, and are read in place. A
-    /// probe handed to a call whole (from a buffer of them, to a closure
-    /// or a method that reads its arrays) is copied first, a retain and a
-    /// release of each of its arrays, for every token a highlight tests;
-    /// the trie, passed by value from a highlight's closures, would be
-    /// copied the same way.
+    /// The probe and the trie come by address, and are read in place: one
+    /// handed over whole would be copied, each of its arrays retained and
+    /// released, for every token a highlight tests.
     @inline(__always)
     static func code(
         of probe: UnsafePointer<TermProbe>, token utf8: UnsafeBufferPointer<UInt8>, scalars: UnsafeBufferPointer<UInt32>,
@@ -314,9 +313,7 @@ struct TermProbe: Sendable {
     /// The first of `slot`'s tokens with the best hit, and that hit's code.
     func bestToken(of slot: UInt32, in tokens: TokenArena, trie: TokenTrie) -> (code: UInt8, node: Int32)? {
         var best: (code: UInt8, node: Int32)?
-        // Read by subscript, not in a closure: one capturing the probe and
-        // the trie had both copied (and every array they hold retained)
-        // for each result and term.
+        // Read by subscript, not in a closure that would copy the probe and the trie.
         for index in tokens.span(of: slot) {
             let word = tokens.words[index]
             let node = TokenArena.node(of: word)

@@ -133,9 +133,8 @@ package struct TokenArena: Sendable {
         words.reserveCapacity(count)
     }
 
-    /// Replaces the tokens of `slot`. Given as views: a bulk build sets a
-    /// million slots, and an array made for each (its nodes, its places,
-    /// its words) was three allocations a document on the inserting thread.
+    /// Replaces the tokens of `slot`. Given as views: a bulk build sets
+    /// every slot, and would otherwise make three arrays for each.
     mutating func set(
         slot: UInt32, nodes newNodes: UnsafeBufferPointer<Int32>, fields newFields: UnsafeBufferPointer<UInt8>,
         places newPlaces: UnsafeBufferPointer<UInt32>

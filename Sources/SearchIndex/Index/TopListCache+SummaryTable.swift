@@ -10,8 +10,8 @@ extension TopListCache {
     ///  nodes      [812, 5, 77]                             entries' nodes, for removal
     /// ```
     ///
-    /// Why not a dictionary of summaries: a one-item insert at a million
-    /// items passes through some 75 listed nodes, and each waited on its
+    /// Why not a dictionary of summaries: a one-item insert in a large
+    /// index passes through dozens of listed nodes, and each would wait on its
     /// summary's lines, one miss after another, under the dictionary's
     /// accessors. Here a change finds its positions first and reads every
     /// summary it will change through one buffer, so the misses overlap

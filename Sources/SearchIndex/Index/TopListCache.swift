@@ -70,8 +70,8 @@ package final class TopListCache: @unchecked Sendable {
         var isEmpty: Bool { subtree == nil && own == nil && fieldMap == nil && ownFieldMap == nil && residual == nil }
     }
 
-    private let lock = NSLock()
-    private var summaries = SummaryTable()
+    let lock = NSLock()
+    var summaries = SummaryTable()
     /// Whether a node has a summary, a bit per node: a change passes every
     /// node on its tokens' paths, nearly none of which has one. A bit test
     /// is cheaper than a hash lookup, and a bitset stays in cache where a
@@ -100,18 +100,6 @@ package final class TopListCache: @unchecked Sendable {
     package var allLists: (subtree: [Int32: [TopEntry]], own: [Int32: [TopEntry]]) {
         lock.lock(); defer { lock.unlock() }
         return (summaries.compactMapValues(\.subtree), summaries.compactMapValues(\.own))
-    }
-
-    /// Every cached field map, by node, a byte a slot (for tests).
-    var allFieldMaps: [Int32: [UInt8]] {
-        lock.lock(); defer { lock.unlock() }
-        return summaries.compactMapValues(\.fieldMap?.unpacked)
-    }
-
-    /// Every cached own field map, by node, a byte a slot (for tests).
-    var allOwnFieldMaps: [Int32: [UInt8]] {
-        lock.lock(); defer { lock.unlock() }
-        return summaries.compactMapValues(\.ownFieldMap?.unpacked)
     }
 
     /// A cache holding the lists a snapshot saved, with their tails.
@@ -254,22 +242,6 @@ package final class TopListCache: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         summaries[node, default: Summary()].ownFieldMap = map
         markListed(node)
-    }
-
-    /// Nodes whose remembered tail is not their list's own (a check for
-    /// tests: a wrong tail lets a change skip a list it should enter).
-    func nodesWithWrongTails(ranks: [StaticRank]) -> [Int32] {
-        lock.lock(); defer { lock.unlock() }
-        return ranks.withUnsafeBufferPointer { ranks in
-            func wrong(_ tail: ListTail?, _ list: [TopEntry]?) -> Bool {
-                guard let tail, let list else { return false }
-                guard let actual = ListTail(of: list, ranks: ranks) else { return true }
-                return tail.count != actual.count || tail.last.compare(actual.last) != 0
-            }
-            return summaries.compactMap { node, summary in
-                wrong(summary.subtreeTail, summary.subtree) || wrong(summary.ownTail, summary.own) ? node : nil
-            }
-        }
     }
 
     /// Bytes held by best lists (entries only).

@@ -4,9 +4,7 @@ extension UnsafeBufferPointer<Document?> {
     ///
     /// Why: `documents[slot]!` copies the whole document before reading
     /// one field of it, a retain and a release of its identifier, domain
-    /// and set (three cache lines written) and a call
-    /// to the optional's outlined copy: gathering the fifty results' slots
-    /// and ranking them did that for each. An optional document is the
+    /// and set. An optional document is the
     /// document's own bytes (its empty case is one of the identifier's
     /// spare bit patterns; `RecordKeepingTests` checks the sizes agree),
     /// so a present one is read through a pointer to `Document`.
@@ -20,8 +18,7 @@ extension UnsafeBufferPointer<Document?> {
 
     /// `withDocument` for a slot known to hold one (a ranked result's):
     /// its answer comes back as it is, not in an optional the caller
-    /// unwraps (for a result's fields, the optional was copied out and
-    /// destroyed, a retain and a release of each reference they hold).
+    /// unwraps (and copies).
     @inline(__always)
     func withPresentDocument<R>(at slot: Int, _ body: (borrowing Document) -> R) -> R {
         precondition(slot >= 0 && slot < count, "slot out of range")

@@ -33,10 +33,8 @@ extension SearchEngine {
     /// query asks for fewer) in static order.
     ///
     /// Each entry's key is read once into its two words (`StaticKey.words`),
-    /// so sorting and the window's binary
-    /// searches compare words instead of reading two documents' ranks a
-    /// comparison through a closure over the engine (warming the lists at
-    /// 1M was two thirds this function).
+    /// so sorting and the window's binary searches compare words instead
+    /// of reading two documents' ranks a comparison.
     private func best(_ entries: [TopEntry], capacity: Int = TopListCache.capacity) -> [TopEntry] {
         return ranks.withUnsafeBufferPointer { ranks in
             documents.withUnsafeBufferPointer { documents in
@@ -104,13 +102,9 @@ extension SearchEngine {
     /// The best `count` documents of a subtree whose list is not kept (of
     /// at most `topListThreshold` documents), for one query's bucket.
     ///
-    /// `subtreeTopList` made such a list whole for every keystroke that
-    /// met one: the lists of its larger children first (each made and
-    /// thrown away), then a hash table of every document, then a window
-    /// of 256, most of a keystroke for a prefix just under the threshold.
-    /// Here the subtree's postings go
-    /// once through a table of their own size (`BestFieldTable`), and the
-    /// window is as long as the query can take.
+    /// Unlike `subtreeTopList`, which makes its children's lists first, the
+    /// subtree's postings go once through a table of their own size
+    /// (`BestFieldTable`), and the window is as long as the query can take.
     func transientTopList(_ node: Int32, keeping count: Int) -> [TopEntry] {
         var table = BestFieldTable(postings: trie[node].subtreeCount)
         trie.forEachPostingList(under: node) { postings in
@@ -313,8 +307,7 @@ extension SearchEngine {
             return true
         }
 
-        // Found without a set or a filtered dictionary of each bucket (each
-        // hashed every node of the term's again, for every keystroke).
+        // Found without a set or a filtered dictionary of each bucket.
         let bound = max(matches.prefix.values.max() ?? 0, matches.whole.values.max() ?? 0)
         for typos in 0...bound where ranked.count < limit {
             guard take(wholeLists(matches, typos: typos), typos: typos, whole: true) else { return nil }
@@ -329,7 +322,7 @@ extension SearchEngine {
         // Taken bucket by bucket, each in static order, the list is in rank
         // order already; only engaged documents join out of order.
         if !engaged.isEmpty { ranked.sort { $0.key < $1.key } }
-        // Cut in place: `Array(prefix(limit))` copied every slot kept.
+        // Cut in place, not copied by `Array(prefix(limit))`.
         if ranked.count > limit { ranked.removeLast(ranked.count - limit) }
         return ranked
     }
@@ -395,8 +388,7 @@ extension SearchEngine {
 
     /// Reads the ranks of the entries `rankFromTopLists` may compare when
     /// it merges several lists (at most `wanted` of each, `4 × wanted` in
-    /// all), together: met one comparison at a time, each rank was a cache
-    /// miss that the next comparison waited on.
+    /// all), together, so that their cache misses overlap.
     private func readRanks(ofHeadsOf lists: [(entries: [TopEntry], complete: Bool)], wanted: Int) {
         var sink: UInt32 = 0
         ranks.withUnsafeBufferPointer { ranks in
@@ -417,8 +409,7 @@ extension SearchEngine {
     /// (`ParallelWork.both`) while this one ranks and makes the results,
     /// which need nothing from it; this one then joins the marking, run
     /// by run (`SharedMarking`). A five-letter term reaches four-letter
-    /// prefixes with its typos (its letters but one): many postings in a
-    /// large index, the count's share of such keystrokes.
+    /// prefixes with its typos: many postings in a large index.
     func searchFromTopLists(term: String, matches: TokenTrie.TermMatches, query: SearchQuery) -> SearchResponse? {
         // A space typed after the term ends it: a second term is coming,
         // which will want this one's code map.
@@ -488,14 +479,9 @@ extension SearchEngine {
     /// its nodes) for best lists to answer it: an eighth of
     /// `topListThreshold`. A node under the threshold has its list made
     /// for the query, as long as the query can take (`transientTopList`),
-    /// and only while the buckets before it leave room.
-    ///
-    /// At the threshold itself, the one-term keystrokes whose matches
-    /// reach fewer documents (most terms of six letters and more, with
-    /// their typos) went through the scan, which reads every posting of
-    /// every node, sorts them by slot and probes each document's tokens,
-    /// where the lists read a bucket at a time, typos last, which is the
-    /// cheaper for those terms; short terms and two terms are unaffected.
+    /// and only while the buckets before it leave room: for long terms with
+    /// typos, lists read a bucket at a time, typos last, cost less than a
+    /// scan of every posting of every node.
     var topListAnswerMinimum: Int { topListThreshold / 8 }
 
     /// The slots of documents with views. While a load's identifier map
@@ -519,8 +505,7 @@ extension SearchEngine {
 
     /// How `matchCount` counts a term, decided once: the caller reads
     /// `markedPostings` to choose a core for the count, and the count
-    /// follows the plan (the matches' topmost nodes, and `counting`'s
-    /// choice, were worked out twice for each such keystroke before).
+    /// follows the plan.
     struct CountPlan {
         /// The matches' topmost prefix nodes (`TokenTrie.topmost(of:)`).
         let roots: [Int32]
@@ -628,9 +613,8 @@ extension SearchEngine {
     /// subtree too, unless a keystroke made its code map already, a space
     /// ended the term (`mapsBroadTerm`: the second term will want the
     /// map), it reaches two broad subtrees, or its other matches have more
-    /// than `EngineTuning.countingMarkLimit` postings. (A code map for a mere count was
-    /// a megabyte to clear and the broad node's map to unpack at every
-    /// keystroke, and the next keystroke's longer term needed another.)
+    /// than `EngineTuning.countingMarkLimit` postings (a code map for a mere
+    /// count is a byte a slot to clear, and the next keystroke needs another).
     /// With the choice, the postings it marks one by one (0 for a code map).
     private func counting(
         _ matches: TokenTrie.TermMatches, of term: String, roots: [Int32], mapsBroadTerm: Bool

@@ -47,9 +47,8 @@ extension SearchEngine {
     /// `FieldMap`: slots past its end have none).
     func fieldMap(ofSubtree node: Int32) -> FieldMap {
         if let cached = topLists.fieldMap(node) { return cached }
-        // Made from the maps below it, not from other whole maps made for
-        // the purpose (a transient map for each large child that keeps
-        // none set the warm's peak memory).
+        // Made from the maps below it, not from a transient map made for
+        // each large child that keeps none (the warm's peak memory).
         let parts = partsCover(of: node)
         var map = FieldMap(count: documents.count, capacity: documents.capacity)
         map.withUnsafeMutableBytes { bytes in forEachPostingList(of: parts.walked) { Self.markBestFields($0, into: bytes) } }
@@ -61,11 +60,9 @@ extension SearchEngine {
     /// Postings a large subtree may leave to be walked before it keeps a
     /// field map of its own (see `keepsFieldMap`).
     ///
-    /// Nested subtrees' maps were mostly the same slots: at a million
-    /// items, most of the 142 kept were within 16,384 slots of one map
-    /// below them (a word's prefixes down to it, a word and its few longer
-    /// forms). Such a subtree is read as that map plus its few other
-    /// postings (`subtreeCover`).
+    /// Nested subtrees' maps are mostly the same slots (a word's prefixes
+    /// down to it, a word and its few longer forms): such a subtree is read
+    /// as the map below it plus its few other postings (`subtreeCover`).
     var fieldMapWalkLimit: Int { fieldMapMinimum / 4 }
 
     /// Whether `node`'s subtree keeps a field map: it is large, and its
@@ -124,9 +121,8 @@ extension SearchEngine {
 
     /// `node`'s subtree (at least `fieldMapMinimum` documents) as a map and
     /// postings (see `SubtreeCover`). A subtree that keeps no map keeps
-    /// its residual instead, until a change under it: gathered from
-    /// hundreds of small lists (each a cache miss or two), it would be most
-    /// of a five-letter keystroke.
+    /// its residual instead, until a change under it: it is gathered from
+    /// hundreds of small lists, each a cache miss or two.
     func subtreeCover(_ node: Int32) -> SubtreeCover {
         if keepsFieldMap(ofSubtree: node) { return SubtreeCover(map: fieldMap(ofSubtree: node)) }
         let parts = partsCover(of: node)
@@ -187,9 +183,8 @@ extension SearchEngine {
     }
 
     /// The best field of each slot's tokens that are `node` itself (its own
-    /// postings): a whole word's map. Kept for words with at least
-    /// `fieldMapMinimum` postings, where marking them into a code map is
-    /// most of a keystroke, against one vector merge of its map.
+    /// postings): a whole word's map, kept for words with at least
+    /// `fieldMapMinimum` postings, merged in one vector pass, not marked.
     func fieldMap(ofOwnPostings node: Int32) -> FieldMap {
         if let cached = topLists.ownFieldMap(node) { return cached }
         var map = FieldMap(count: documents.count, capacity: documents.capacity)
@@ -348,11 +343,8 @@ extension SearchEngine {
     /// to clear first), then the two merged, least code in each slot, and
     /// their hits counted, each core over half the slots, the borrowed map
     /// put back clean as it is read. A typo term's small nodes can be
-    /// thousands of lists, each posting a random write, too much for one
-    /// core. (Both cores walking every list, each writing only its half of
-    /// the slots, was slower.) A map of the second core's own would be a
-    /// byte a slot filled with `miss` for each term, and faulted in again
-    /// whenever the allocator had given its pages back.
+    /// thousands of lists, each posting a random write. A map of the second
+    /// core's own would be filled with `miss` for each term.
     private func sharedTermCodes(mapped: [(map: FieldMap, base: UInt8)], marked: [MarkedList]) -> (codes: [UInt8], hits: Int) {
         var shares: [[MarkedList]] = [[], []]
         var loads = [0, 0]
@@ -392,11 +384,9 @@ extension SearchEngine {
     typealias SlotValue = FixedWidthInteger & UnsignedInteger & SIMDScalar
 
     /// The slots of `part` whose value is at most `bound` (every value, and
-    /// `bound`, below 2³¹), in order. Read
-    /// 64 at a time, each block's least value found by a vectorised loop,
-    /// so a block without one costs no branch a slot: a branch a slot over the
-    /// million was most of the last pass of "ham fordma", whose 58
-    /// candidates lie far apart.
+    /// `bound`, below 2³¹), in order. Read 64 at a time, each block's least
+    /// value found by a vectorised loop, so a block without one costs no
+    /// branch a slot (few candidates lie far apart).
     @inline(never)
     static func slots<V: SlotValue>(in part: Range<Int>, of values: UnsafeBufferPointer<V>, atMost bound: V) -> [Int32] {
         var found: [Int32] = []
@@ -407,9 +397,7 @@ extension SearchEngine {
         while start < blocksEnd {
             if least(ofBlockAt: base + start) <= bound {
                 // The block's slots at or below as the bits of a mask, made
-                // by vector compares: a branch a slot, taken at random,
-                // was most of "cozo l", whose 26,000 results at its bound
-                // lie in every other block.
+                // by vector compares, not a branch a slot taken at random.
                 var mask = Self.maskOfBlock(at: base + start, atMost: bound)
                 while mask != 0 {
                     found.append(Int32(start + mask.trailingZeroBitCount))
@@ -449,9 +437,8 @@ extension SearchEngine {
 
     /// Bit `i` set when the `i`th of the sixteen values at `values` is at
     /// most `bound`. In plain lane arithmetic, which the compiler keeps in
-    /// vector registers (a select by a comparison's mask went lane by
-    /// lane through the stack): widened, `value - (bound + 1)` wraps to
-    /// its top bit exactly when `value <= bound`.
+    /// vector registers: widened, `value - (bound + 1)` wraps to its top
+    /// bit exactly when `value <= bound`.
     @inline(__always)
     private static func lanesAtMost<V: SlotValue>(_ bound: V, _ values: UnsafeRawPointer) -> UInt64 {
         let lanes = SIMD16<UInt32>(truncatingIfNeeded: values.loadUnaligned(as: SIMD16<V>.self))

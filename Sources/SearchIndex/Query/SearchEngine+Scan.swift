@@ -50,11 +50,10 @@ extension SearchEngine {
     /// probes the most selective terms first. A broad term ("h" in "daio
     /// h"), or one whose code map a recent keystroke built ("leyfa" while
     /// "leyfa v" became "leyfa vet"), is looked up per candidate in its
-    /// code map, or in the field maps it would be merged from, not probed:
-    /// a probe reads the candidate's token run, a cache miss or two away
-    /// at a million items. A map is built only once the term is known not
-    /// to drive, and only when its field maps do not cover it. Nil when a
-    /// term cannot be probed.
+    /// code map, or in the field maps it would be merged from, not probed
+    /// (a probe reads the candidate's token run, a cache miss or two away).
+    /// A map is built only once the term is known not to drive, and only
+    /// when its field maps do not cover it. Nil when a term cannot be probed.
     func scanOrder(terms: [String], matches: [TokenTrie.TermMatches]) -> ScanOrder? {
         var probes: [TermProbe] = []
         for match in matches {
@@ -174,8 +173,8 @@ extension SearchEngine {
     /// Whether a candidate whose rule values give `ruleBits` (the key's
     /// bits above the static rank) ranks after `worst`, the worst kept:
     /// told by the rules, else by the rank tiers, and only when those are
-    /// equal by `slot`'s rank (a 16-byte load that was most of a broad
-    /// query's last pass). Equal keys are not beaten: the identifiers decide.
+    /// equal by `slot`'s 16-byte rank. Equal keys are not beaten: the
+    /// identifiers decide.
     @inline(__always)
     static func isBeaten(
         ruleBits: UInt64, slot: Int, worst: PackedCandidate,
@@ -190,8 +189,7 @@ extension SearchEngine {
     }
 
     /// Gathered candidates whose token runs are read ahead together
-    /// (`touchRuns`), so their cache misses overlap (runs of 16 to 64 do
-    /// about as well).
+    /// (`touchRuns`), so their cache misses overlap.
     static let touchRunLength = 32
 
     /// A bit per document slot, set where the term matches: a token under
@@ -200,10 +198,8 @@ extension SearchEngine {
     /// one of its whole-word nodes; and how many slots are set.
     ///
     /// Slots are counted as they are marked (a bit newly set adds one, with
-    /// no branch): a popcount of every word after would be a second pass
-    /// over a bit a slot, however few the term's postings (a
-    /// one-term keystroke with typos that the best lists answer counts
-    /// its matches this way).
+    /// no branch), not by a second pass over every word, however few the
+    /// term's postings.
     ///
     /// With `outside`, a subtree among `roots` read as a map and a residual
     /// (`subtreeCover`), slots holding a token of that subtree are left

@@ -52,7 +52,12 @@ package struct LabelPool: Sendable {
     /// (a snapshot's labels, which inserts after the load add to). The
     /// units are written in place: appended one by one, they would be a
     /// noticeable part of a cold start.
-    package init<Values: RandomAccessCollection<UInt32>>(_ values: Values) where Values.Index == Int {
+    package init(_ values: SnapshotValues<UInt32>) {
+        self.init(values: values)
+    }
+
+    /// The same, of any values (tests give arrays).
+    init<Values: RandomAccessCollection<UInt32>>(values: Values) where Values.Index == Int {
         var pool = LabelPool()
         let capacity = values.count + values.count / 8
         var fits = true

@@ -35,9 +35,8 @@ extension TokenTrie {
     /// `matches(for:)` of `term`, given (when `shorter` is not nil) the
     /// matches of a term it extends with the same typo bound.
     ///
-    /// Typing "sonmiford", "sonmifordr", "sonmifordre" walked the trie
-    /// anew at every keystroke, a few milliseconds each at a million items.
-    /// But a token that matches the longer term matches the shorter one
+    /// Typing "sonmiford", "sonmifordr", "sonmifordre" need not walk the
+    /// trie anew at every keystroke: a token that matches the longer term matches the shorter one
     /// too, by no deeper a prefix (drop the last character from the
     /// alignment: a deleted one costs nothing more, a matched, substituted
     /// or swapped one leaves the rest of the token's prefix within the
@@ -125,9 +124,7 @@ extension TokenTrie {
         var halves: [[Child]] = [[], []]
         var loads = [0, 0]
         // Each child's load read once: read in the comparison, a child's
-        // node was a cache miss for every comparison it took part in (the
-        // sort was a twentieth of a five-letter keystroke's main thread at
-        // a million items).
+        // node would be a cache miss for every comparison it took part in.
         let weighted = firsts.map { (child: $0, load: nodes[Int($0.node)].subtreeCount) }
         for (first, load) in weighted.sorted(by: { $0.load > $1.load }) {
             let half = loads[0] <= loads[1] ? 0 : 1
@@ -160,9 +157,8 @@ extension TokenTrie {
     ///
     /// The edge's first scalar is the child's entry in its parent's list,
     /// already read: most children a walk meets end at their first row
-    /// (the third letter of a nine-letter term's walk with two typos:
-    /// 7,500 of 12,500 nodes at a million items), and those are never
-    /// read themselves, where reading each was a cache miss.
+    /// (past the third letter of a long term with two typos), and those are
+    /// never read themselves, where reading each would be a cache miss.
     private func walk(
         _ child: Child, depth: Int, pattern: UnsafeBufferPointer<UInt32>, labels: LabelPool.Reader,
         bound: Int, rows: inout [Int], previousScalar: UInt32?, bestOnPath: Int, passingOver: Bool,

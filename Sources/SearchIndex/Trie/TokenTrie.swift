@@ -183,7 +183,7 @@ package struct TokenTrie: Sendable {
     /// are mostly ASCII, else two (`LabelPool`).
     private(set) var labels = LabelPool()
     /// Scalars of `labels` no node uses.
-    private var unusedLabelScalars = 0
+    private(set) var unusedLabelScalars = 0
     /// Free node indices to reuse, all at or above `orderedLimit` (an
     /// ordered index freed is not reused until the next `reorder()`).
     private var freeNodes: [Int32] = []
@@ -227,8 +227,14 @@ package struct TokenTrie: Sendable {
     /// loaded full would be copied whole by the first insert that adds to
     /// it, so the first updates after a cold start would each copy
     /// megabytes. Short lists are loaded full: copying them is cheap.
-    package static func postingCapacity(_ count: Int) -> Int {
+    static func postingCapacity(_ count: Int) -> Int {
         count >= 1_024 ? count + count / 8 : count
+    }
+
+    /// A loaded node's posting list: `count` postings at `start`, borrowed
+    /// when there is a `lender` (else copied, with room to grow).
+    package static func loadedPostings(at start: UnsafeRawPointer, count: Int, lender: (AnyObject & Sendable)?) -> FlatColumn<Posting> {
+        FlatColumn(at: start, count: count, lender: lender, capacity: postingCapacity(count))
     }
 
     /// Copies of the borrowed posting lists, by node (nil where a list is
@@ -263,6 +269,19 @@ package struct TokenTrie: Sendable {
     private mutating func ownPostings() {
         guard postingsBorrowed else { return }
         adoptPostings(ownedPostingCopies())
+    }
+
+    /// Every node's children after its first, one node after another: a
+    /// snapshot's column.
+    package var childrenInNodeOrder: [Child] { nodes.indices.flatMap { children(of: Int32($0)) } }
+
+    /// Every node's postings, one node after another, and each node's
+    /// count: a snapshot's columns.
+    package var postingsInNodeOrder: (counts: [UInt32], postings: FlatColumn<Posting>) {
+        var postings = FlatColumn<Posting>()
+        postings.reserveCapacity(nodes.reduce(0) { $0 + $1.postingList.count })
+        for node in nodes { node.postingList.withUnsafeBufferPointer { postings.append(contentsOf: $0) } }
+        return (nodes.map { UInt32($0.postingList.count) }, postings)
     }
 
     /// The parts `init(restoring:)` takes.
@@ -407,9 +426,8 @@ package struct TokenTrie: Sendable {
     /// The token spelled by the path to `node`.
     ///
     /// The labels are laid out from the node up (the depth says where the
-    /// path ends) and encoded once: appended a scalar at a time through a
-    /// recursion to the root, spelling the prefix nodes of long terms with
-    /// typos (`TermProbe`) was a large share of a keystroke.
+    /// path ends) and encoded once, not a scalar at a time on a recursion
+    /// to the root: typo terms' prefix nodes are spelled on every keystroke.
     func token(at node: Int32) -> String {
         let count = Int(depth(of: node))
         guard count > 0 else { return "" }
@@ -507,8 +525,7 @@ package struct TokenTrie: Sendable {
     }
 
     /// Adds `delta` to the subtree count of `node` and of every node above
-    /// it, through the node buffer (an array access a node checked the
-    /// array's uniqueness and bounds again).
+    /// it, through the node buffer (not an array access a node).
     private mutating func countPostings(upFrom node: Int32, by delta: Int) {
         nodes.withUnsafeMutableBufferPointer { nodes in
             var current = node
@@ -1046,9 +1063,6 @@ package struct TokenTrie: Sendable {
         freeNodes = []
         retiredNodes = 0
     }
-
-    /// Scalars in the label pool, and how many of them no node uses.
-    var labelPoolUse: (total: Int, unused: Int) { (labels.count, unusedLabelScalars) }
 
     /// Adds `delta` (±1) to the distinct-document count of every node on the
     /// paths of one document's token nodes, each node once; returns those

@@ -1,5 +1,3 @@
-import SearchSupport
-
 /// An open-addressed table of slots keyed by something the caller keeps
 /// elsewhere, in 4-byte buckets: each holds a byte of its key's tag and the
 /// slot, and the caller tells whether a bucket's slot is its key's.
@@ -21,32 +19,32 @@ import SearchSupport
 /// Why not `HashBuckets`: 4 bytes a bucket instead of 8, for the tables
 /// that hold a bucket for every document (`SlotTable`, `ExactNames`).
 /// Invariant: slots are at most `slotLimit`.
-struct TaggedBuckets: Sendable {
-    private var buckets: [UInt32] = []
+package struct TaggedBuckets: Sendable {
+    @usableFromInline var buckets: [UInt32] = []
     /// How many slots the table holds.
-    private(set) var count = 0
+    package private(set) var count = 0
     /// The most buckets in a hundred that hold a slot.
     private let loadPercent: Int
 
     /// The key's hash of the bucket holding `slot` with `tag`.
-    typealias HashOf = (_ slot: UInt32, _ tag: UInt8) -> UInt32
+    package typealias HashOf = (_ slot: UInt32, _ tag: UInt8) -> UInt32
 
     /// The largest slot a bucket holds (24 bits, one value kept for empty).
-    static let slotLimit: UInt32 = (1 << 24) - 2
+    package static let slotLimit: UInt32 = (1 << 24) - 2
 
     /// Where a probe for a key ended: at its bucket, or at the empty bucket
     /// it would take.
-    enum Probe {
+    package enum Probe {
         case found(bucket: Int, slot: UInt32)
         case vacant(bucket: Int)
     }
 
-    init(loadPercent: Int = 80) {
+    package init(loadPercent: Int = 80) {
         self.loadPercent = loadPercent
     }
 
     /// The table whose buckets are `stored` (`storedBuckets`).
-    init(storedBuckets stored: [UInt32], loadPercent: Int = 80) {
+    package init(storedBuckets stored: [UInt32], loadPercent: Int = 80) {
         self.loadPercent = loadPercent
         buckets = stored
         count = stored.reduce(0) { $0 + ($1 == 0 ? 0 : 1) }
@@ -54,16 +52,16 @@ struct TaggedBuckets: Sendable {
 
     /// The buckets as they lie, for a table whose hashes are the same in
     /// every process (a snapshot keeps it).
-    var storedBuckets: [UInt32] { buckets }
+    package var storedBuckets: [UInt32] { buckets }
 
     /// Bytes the buckets take.
-    var memoryBytes: Int { buckets.count * 4 }
+    package var memoryBytes: Int { buckets.count * 4 }
 
     /// The bucket of the key with `hash` whose tag, under `tagMask`, is
     /// `tag` and whose slot `isKey` accepts, or the empty bucket it would
     /// take. Call `reserve` first for a probe whose vacant bucket is to be
     /// filled.
-    func probe(hash: UInt32, tag: UInt8, tagMask: UInt8 = 0xFF, isKey: (UInt32) -> Bool) -> Probe {
+    @inlinable package func probe(hash: UInt32, tag: UInt8, tagMask: UInt8 = 0xFF, isKey: (UInt32) -> Bool) -> Probe {
         guard !buckets.isEmpty else { return .vacant(bucket: -1) }
         return buckets.withUnsafeBufferPointer { buckets in
             var bucket = Self.home(of: hash, size: buckets.count)
@@ -80,28 +78,28 @@ struct TaggedBuckets: Sendable {
 
     /// Every slot a key with `hash` and `tag` (under `tagMask`) may have:
     /// the caller tells which are its key's.
-    func slots(hash: UInt32, tag: UInt8, tagMask: UInt8 = 0xFF) -> [UInt32] {
+    @inlinable package func slots(hash: UInt32, tag: UInt8, tagMask: UInt8 = 0xFF) -> [UInt32] {
         var found: [UInt32] = []
         _ = probe(hash: hash, tag: tag, tagMask: tagMask) { found.append($0); return false }
         return found
     }
 
     /// Puts `slot` with `tag` in the vacant `bucket` a probe found.
-    mutating func fill(_ bucket: Int, tag: UInt8, slot: UInt32) {
+    package mutating func fill(_ bucket: Int, tag: UInt8, slot: UInt32) {
         precondition(slot <= Self.slotLimit, "an index holds at most \(Self.slotLimit + 1) documents")
         buckets[bucket] = UInt32(tag) << 24 | (slot + 1)
         count += 1
     }
 
     /// Puts `slot` in place of the one at `bucket` (the same key's, so the same tag).
-    mutating func replace(_ bucket: Int, slot: UInt32) {
+    package mutating func replace(_ bucket: Int, slot: UInt32) {
         precondition(slot <= Self.slotLimit, "an index holds at most \(Self.slotLimit + 1) documents")
         buckets[bucket] = buckets[bucket] & 0xFF00_0000 | (slot + 1)
     }
 
     /// Empties `bucket` by a backward shift: each bucket after it that may
     /// sit there (its home is not between the hole and it) moves into it.
-    mutating func empty(_ bucket: Int, hashOf: HashOf) {
+    package mutating func empty(_ bucket: Int, hashOf: HashOf) {
         let size = buckets.count
         // Buckets from `a` on to `b`, going round the end.
         func distance(_ a: Int, _ b: Int) -> Int { b >= a ? b - a : b + size - a }
@@ -124,7 +122,7 @@ struct TaggedBuckets: Sendable {
     /// full), every slot placed again. A table that must grow for one
     /// more slot grows by at least a half, so that inserts one by one stay
     /// cheap.
-    mutating func reserve(for count: Int, hashOf: HashOf) {
+    package mutating func reserve(for count: Int, hashOf: HashOf) {
         if !buckets.isEmpty, count * 100 <= buckets.count * loadPercent { return }
         let size = max(8, (count * 100 + loadPercent - 1) / loadPercent, buckets.count + buckets.count / 2)
         let old = buckets
@@ -136,11 +134,11 @@ struct TaggedBuckets: Sendable {
         }
     }
 
-    @inline(__always) private static func slot(in entry: UInt32) -> UInt32 { (entry & 0xFF_FFFF) - 1 }
+    @inlinable @inline(__always) static func slot(in entry: UInt32) -> UInt32 { (entry & 0xFF_FFFF) - 1 }
 
     /// The home bucket of a key with `hash` in a table of `size` buckets:
     /// the hash scaled to the size (every bit counts, and any size will do).
-    @inline(__always) private static func home(of hash: UInt32, size: Int) -> Int {
+    @inlinable @inline(__always) static func home(of hash: UInt32, size: Int) -> Int {
         Int(truncatingIfNeeded: (UInt64(hash) &* UInt64(size)) >> 32)
     }
 }

@@ -4,27 +4,33 @@ import Foundation
 /// add up past `capacity`: an eighth of it at a time, so that a keystroke
 /// pays a lookup and an insert, and only one in many a sort of the ticks.
 /// Not thread-safe: its owner holds a lock (`TermMatchCache`).
-struct RecentlyUsed<Value> {
-    private struct Entry {
-        var value: Value
-        var weight: Int
-        var lastUsed: UInt64
+package struct RecentlyUsed<Value> {
+    @usableFromInline struct Entry {
+        @usableFromInline var value: Value
+        @usableFromInline var weight: Int
+        @usableFromInline var lastUsed: UInt64
+
+        @inlinable init(value: Value, weight: Int, lastUsed: UInt64) {
+            self.value = value
+            self.weight = weight
+            self.lastUsed = lastUsed
+        }
     }
 
     /// The most weight kept.
-    let capacity: Int
-    private var entries: [String: Entry] = [:]
-    private var clock: UInt64 = 0
-    private(set) var totalWeight = 0
+    package let capacity: Int
+    @usableFromInline var entries: [String: Entry] = [:]
+    @usableFromInline var clock: UInt64 = 0
+    @usableFromInline var totalWeight = 0
 
-    init(capacity: Int) {
+    @inlinable package init(capacity: Int) {
         self.capacity = capacity
     }
 
-    var count: Int { entries.count }
+    @inlinable package var count: Int { entries.count }
 
     /// The value for `key`, marked used now.
-    mutating func use(_ key: String) -> Value? {
+    @inlinable package mutating func use(_ key: String) -> Value? {
         guard let index = entries.index(forKey: key) else { return nil }
         clock &+= 1
         entries.values[index].lastUsed = clock
@@ -32,11 +38,11 @@ struct RecentlyUsed<Value> {
     }
 
     /// The value for `key`, not marked used (a look that is not a use).
-    func peek(_ key: String) -> Value? { entries[key]?.value }
+    @inlinable package func peek(_ key: String) -> Value? { entries[key]?.value }
 
     /// Keeps `value` for `key`; past `capacity`, forgets the least recently
     /// used down to seven eighths of it (never the value just kept).
-    mutating func insert(_ value: Value, for key: String, weight: Int) {
+    @inlinable package mutating func insert(_ value: Value, for key: String, weight: Int) {
         clock &+= 1
         if let old = entries.updateValue(Entry(value: value, weight: weight, lastUsed: clock), forKey: key) {
             totalWeight -= old.weight
