@@ -139,8 +139,7 @@ public enum ItemImporter {
 
     static func validate(_ item: SearchableItem, file: String, line: Int) throws {
         // The byte checks answer for the usual identifier (a printable ASCII
-        // byte, no control byte) without Unicode property lookups, which were
-        // a third of an import's reading once JSON was read by hand.
+        // byte, no control byte) without Unicode property lookups.
         let identifier = item.uniqueIdentifier.utf8
         if !identifier.contains(where: { $0 > 0x20 && $0 < 0x7F }),
            item.uniqueIdentifier.trimmingCharacters(in: .whitespaces).isEmpty {

@@ -6,8 +6,8 @@ import SearchSupport
 ///
 /// As a box of thirteen fields (264 bytes, mostly empty optionals) plus an
 /// allocation for every string over fifteen bytes and every list, the
-/// attribute sets were a third of the engine. Packed, the same set is its
-/// bytes and one header.
+/// attribute sets would be much of the engine. Packed, a set is its bytes
+/// and one header.
 ///
 /// ```
 ///  contentType · title? · displayName? · contentDescription? · keywords · thumbnail?
@@ -847,8 +847,7 @@ struct PackedCursor {
     }
 
     /// Most varints are one byte (lengths under 128): that case inline,
-    /// the rest in the loop (checking a million sets at load, the loop
-    /// for every length was a tenth of a cold start).
+    /// the rest in the loop (a load checks every set's lengths).
     @inline(__always) private mutating func nextVarint() -> UInt64? {
         if offset < count, base[offset] < 0x80 {
             defer { offset += 1 }

@@ -9,7 +9,7 @@ extension SearchEngine {
         let starts = try TrieStarts(of: columns)
         let nodes = buildNodes(columns, starts)
         return TokenTrie(
-            restoring: nodes, childPool: columns.childPool(starts), labels: LabelPool(columns.labels),
+            restoring: nodes, childPool: columns.childPool(starts), labels: LabelPool(scalarsAt: columns.labels.start, count: columns.labels.count),
             freeNodes: columns.freeNodes, stampCounter: columns.stampCounter,
             orderedRanges: zip(columns.orderedLows, columns.orderedHighs).map { TokenTrie.OrderedRange(low: $0, high: $1) },
             orderedLimit: columns.orderedLimit, retiredNodes: columns.retiredNodes)

@@ -6,8 +6,8 @@ import Glibc
 public enum Allocator {
     /// Gives the system the pages that hold only freed memory. glibc's
     /// `free` returns the top of a heap, never pages inside it, so after
-    /// a bulk build lets go of a quarter of a gigabyte of small blocks
-    /// the process would go on holding them. (`malloc_trim` is glibc's
+    /// a bulk build lets go of many small blocks the process would go on
+    /// holding them. (`malloc_trim` is glibc's
     /// and not in the module Swift imports: found by name, and skipped
     /// where it is missing.)
     public static func returnFreePages() {

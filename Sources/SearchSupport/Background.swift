@@ -2,8 +2,8 @@ import Dispatch
 
 /// Frees `value` on another thread. A bulk build's inserting thread is its
 /// critical path, and freeing each chunk's spent token arrays (thousands of
-/// small arrays) cost it a twentieth of its time while the other cores
-/// waited for work. (The store frees a million read rows' bodies so too.)
+/// small arrays) would take its time while the other cores wait for work.
+/// (The store frees read rows' bodies so too.)
 /// Pass the caller's last reference (`consume`): one kept until later
 /// makes the caller's release the last, and the freeing happen there.
 public func releaseInBackground<Value: Sendable>(_ value: consuming Value) {

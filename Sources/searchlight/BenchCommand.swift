@@ -149,8 +149,7 @@ struct BenchCommand: ParsableCommand {
         engine.warmTopLists()
         let lines = try String(contentsOfFile: queries, encoding: .utf8).split(separator: "\n").map(String.init)
         // Typed once untimed first: a saved index's pages come from the
-        // mapped snapshot at first touch (an imported one is in memory),
-        // and the first pass's p99 was three times the second's.
+        // mapped snapshot at first touch (an imported one is in memory).
         _ = typeQueries(lines, on: engine, now: Date())
         let timings = typeQueries(lines, on: engine, now: Date())
         let latencies = timings.map(\.micros).sorted()

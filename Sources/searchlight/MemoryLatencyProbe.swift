@@ -5,7 +5,7 @@ import Foundation
 /// the value of the one before, so that no two overlap.
 ///
 /// The benchmark's machine is shared: from one minute to the next the same
-/// read took 140 ns or 250, and every timing of a run moved with it. A
+/// read takes longer or shorter, and every timing of a run moves with it. A
 /// report that carries this figure, taken as it starts and as it ends, says
 /// which kind of minute it was made in, and so which runs compare.
 /// 64 MB is twice the benchmark machine's last-level cache: most steps are

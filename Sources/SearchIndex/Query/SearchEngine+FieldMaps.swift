@@ -450,8 +450,7 @@ extension SearchEngine {
     /// How many of `values` are at most `bound`, the least of them all, and
     /// the least above `bound` (`.max` if none). Counted in blocks short
     /// enough for a count as wide as the values, which the compiler turns
-    /// into vector code: a pass over a million values takes a twentieth
-    /// of a millisecond.
+    /// into vector code.
     static func countAtMost<V: RuleSum>(
         _ bound: V, in values: UnsafeBufferPointer<V>
     ) -> (count: Int, least: V, leastAbove: V) {
@@ -670,8 +669,7 @@ extension SearchEngine {
         let slotCount = documents.count
         let blockCount = (slotCount + Self.leastBlockSize - 1) / Self.leastBlockSize
         // Left uninitialised: the first term's pass writes every slot, and
-        // the pass every block's least (the zeroing was a pass of its own,
-        // a twentieth of a broad query).
+        // the pass every block's least (zeroing would be a pass of its own).
         var sums = [V](unsafeUninitializedCapacity: slotCount) { _, initialized in initialized = slotCount }
         var blockLeasts = [V](unsafeUninitializedCapacity: blockCount) { _, initialized in initialized = blockCount }
         let workers = slotCount >= tuning.parallelScanMinimum ? Self.workerCount : 1

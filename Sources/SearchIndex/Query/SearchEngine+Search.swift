@@ -118,8 +118,8 @@ extension SearchEngine {
             }
         }
         // The slot's stored fields are read in place: a copy of the whole
-        // document went through the runtime's generic copy, a retain of
-        // every reference it holds (a twentieth of a short keystroke).
+        // document would go through the runtime's generic copy, a retain of
+        // every reference it holds.
         let fields = documents.withUnsafeBufferPointer { $0.withPresentDocument(at: Int(doc)) { $0.resultFields } }
         let attributes: AttributeSet, title: String?, contentType: String
         if let own = fields.attributes {

@@ -52,8 +52,8 @@ package struct LabelPool: Sendable {
     /// (a snapshot's labels, which inserts after the load add to). The
     /// units are written in place: appended one by one, they would be a
     /// noticeable part of a cold start.
-    package init(_ values: SnapshotValues<UInt32>) {
-        self.init(values: values)
+    package init(scalarsAt start: UnsafeRawPointer, count: Int) {
+        self.init(values: UnalignedScalars(start: start, count: count))
     }
 
     /// The same, of any values (tests give arrays).
@@ -248,5 +248,18 @@ package struct LabelPool: Sendable {
                 ? LabelPool.value(units[position], at: position, wide: wide, overflow: overflow)
                 : LabelPool.narrowValue(narrow[position], narrowValues)
         }
+    }
+}
+
+/// Scalars read where they lie in a snapshot's bytes, aligned or not.
+private struct UnalignedScalars: RandomAccessCollection {
+    let start: UnsafeRawPointer
+    let count: Int
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+
+    subscript(position: Int) -> UInt32 {
+        start.loadUnaligned(fromByteOffset: position * MemoryLayout<UInt32>.stride, as: UInt32.self)
     }
 }

@@ -5,19 +5,19 @@
 ///
 /// Valid while the bytes are: during the load that reads them. Sendable:
 /// a view of bytes that nothing writes while it is read.
-package struct SnapshotValues<T: BitwiseCopyable>: RandomAccessCollection, @unchecked Sendable {
-    @usableFromInline let start: UnsafeRawPointer
-    package let count: Int
+struct SnapshotValues<T: BitwiseCopyable>: RandomAccessCollection, @unchecked Sendable {
+    let start: UnsafeRawPointer
+    let count: Int
 
-    @inlinable package init(start: UnsafeRawPointer, count: Int) {
+    init(start: UnsafeRawPointer, count: Int) {
         self.start = start
         self.count = count
     }
 
-    @inlinable package var startIndex: Int { 0 }
-    @inlinable package var endIndex: Int { count }
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
 
-    @inlinable @inline(__always) package subscript(position: Int) -> T {
+    @inline(__always) subscript(position: Int) -> T {
         precondition(position >= 0 && position < count, "a snapshot value out of range")
         return start.loadUnaligned(fromByteOffset: position * MemoryLayout<T>.stride, as: T.self)
     }
