@@ -1,7 +1,7 @@
 import Foundation
 @testable import SearchIndex
 
-// Looks into the engine's caches and tables that only tests make: each
+// Looks into the engine's caches and tables that only tests need: each
 // reads what the engine keeps, under the lock the engine takes.
 
 extension TopListCache {
