@@ -92,7 +92,7 @@ final class PendingTables: BackgroundTables, @unchecked Sendable {
 
     private let results = Results()
     private let group = DispatchGroup()
-    private let copiesGroup = DispatchGroup()
+    let copiesGroup = DispatchGroup()
 
     /// `copy` is handed a function that drops the lender's mapped pages
     /// of some bytes, to call with each large part it has copied.
@@ -145,9 +145,6 @@ final class PendingTables: BackgroundTables, @unchecked Sendable {
 
     /// Whether the tables and the copies are both made.
     package var isDone: Bool { copiesGroup.wait(timeout: .now()) == .success }
-
-    /// Waits for the owned copies (for tests).
-    func waitForCopies() { copiesGroup.wait() }
 
     /// The tables, no longer held here (the caller holds the only reference).
     package func take() -> IdentifierTables {

@@ -75,5 +75,5 @@ extension TermCodeMap {
 
 extension SearchEngine {
     /// Waits for the owned copies a snapshot load makes in the background.
-    func waitForLoadCopies() { (pendingTables?.tables as? PendingTables)?.waitForCopies() }
+    func waitForLoadCopies() { (pendingTables?.tables as? PendingTables)?.copiesGroup.wait() }
 }
