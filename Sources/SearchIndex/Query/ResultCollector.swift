@@ -78,13 +78,21 @@ extension SearchEngine {
         }
     }
 
-    /// The key bits each hit code adds (typos, non-whole and field, each in
-    /// its byte of the packed key), by code.
-    static let packedCodeKeys: [UInt64] = (0...255).map { (code: Int) -> UInt64 in
-        let typos = UInt64(code >> 3) << 56
-        let prefixOnly = UInt64((code >> 2) & 1) << 48
-        return typos | prefixOnly | UInt64(code & 3) << 40
+    /// The packed key's bits above the static rank, from the summed rule
+    /// values (typos, terms matched only as a prefix, fields), each below 256.
+    @inline(__always)
+    static func ruleBits(typos: UInt64, prefixOnly: UInt64, fields: UInt64) -> UInt64 {
+        typos << 56 | prefixOnly << 48 | fields << 40
     }
+
+    /// The same for one hit code (`TermProbe`'s coding).
+    @inline(__always)
+    static func ruleBits(ofCode code: UInt8) -> UInt64 {
+        ruleBits(typos: UInt64(code >> 3), prefixOnly: UInt64((code >> 2) & 1), fields: UInt64(code & 3))
+    }
+
+    /// `ruleBits(ofCode:)` of every code, looked up where codes are summed.
+    static let packedCodeKeys: [UInt64] = (0...255).map { ruleBits(ofCode: UInt8($0)) }
 
     /// The response for what a strategy kept: the kept documents ranked with
     /// their full keys (engagement for those with views), as results.

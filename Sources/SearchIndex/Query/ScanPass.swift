@@ -121,7 +121,7 @@ struct ScanPass {
                 guard let document = documents[slotIndex], query.admits(document) else { continue }
             }
             let candidate = SearchEngine.PackedCandidate(
-                key: typos << 56 | prefixOnly << 48 | fieldSum << 40 | ranks[slotIndex].keyBits, doc: slot)
+                key: SearchEngine.ruleBits(typos: typos, prefixOnly: prefixOnly, fields: fieldSum) | ranks[slotIndex].keyBits, doc: slot)
             kept.collect(candidate, engaged: engagedSlot, precedes: precedes)
         }
     }
@@ -133,7 +133,7 @@ struct ScanPass {
     /// The caller reads `worst` only from a heap that holds something.
     @inline(__always)
     private func isOnlyCounted(_ slot: Int, driverCode: UInt8?, worst: SearchEngine.PackedCandidate) -> Bool {
-        let driverKey = driverCode.map { UInt64($0 >> 3) << 56 | UInt64(($0 >> 2) & 1) << 48 | UInt64($0 & 3) << 40 } ?? 0
+        let driverKey = driverCode.map { SearchEngine.ruleBits(ofCode: $0) } ?? 0
         return SearchEngine.isBeaten(ruleBits: driverKey, slot: slot, worst: worst, tiers: tiers, ranks: ranks)
     }
 

@@ -44,7 +44,7 @@ extension SearchEngine {
                     prefixOnly += hit.whole ? 0 : 1
                     fields += UInt64(hit.field)
                 }
-                let key = typos << 56 | prefixOnly << 48 | fields << 40 | ranks[Int(doc)].keyBits
+                let key = Self.ruleBits(typos: typos, prefixOnly: prefixOnly, fields: fields) | ranks[Int(doc)].keyBits
                 kept.collect(PackedCandidate(key: key, doc: doc), engaged: engagedSlots[Int(doc)], precedes: precedes)
             }
         }

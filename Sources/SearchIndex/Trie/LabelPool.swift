@@ -251,7 +251,8 @@ package struct LabelPool: Sendable {
     }
 }
 
-/// Scalars read where they lie in a snapshot's bytes, aligned or not.
+/// Scalars read where they lie in a snapshot's bytes, aligned or not (the
+/// snapshot's own view is generic, and would run unspecialised here).
 private struct UnalignedScalars: RandomAccessCollection {
     let start: UnsafeRawPointer
     let count: Int
