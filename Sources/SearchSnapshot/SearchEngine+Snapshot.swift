@@ -1,5 +1,6 @@
 import Foundation
 import SearchIndex
+import SearchSupport
 
 /// Saving the engine as it stands and loading it back without tokenising
 /// anything: a new process answers from the saved structures instead of
@@ -70,16 +71,14 @@ extension SearchEngine {
     public func writeSnapshot(setsIn places: [String: SetPlace]? = nil, to sink: @escaping (UnsafeRawBufferPointer) throws -> Void) throws {
         var out = SnapshotWriter(sink: sink)
         try writeSnapshotHeader(to: &out)
-        let recordList = recordsInDocumentOrder()
+        let (recordList, slotPositions) = recordsInDocumentOrder()
         let setStarts = try places.map { try Self.setStarts(of: recordList, in: $0, to: &out) } ?? writeSets(of: recordList, to: &out)
-        var recordPositions = [String: UInt32](minimumCapacity: recordList.count)
-        for (position, record) in recordList.enumerated() { recordPositions[record.item.uniqueIdentifier] = UInt32(position) }
         // A record a document says all of is written inside that document,
         // which a load makes from it in one pass (read apart, every such
         // record would be made only to be read again by its document and
         // dropped); the records section has the rest.
         let heldPositions = documents.indices.map { slot in
-            heldRecordPosition(of: documents[slot], records: recordList, positions: recordPositions)
+            heldRecordPosition(of: documents[slot], at: Int(slotPositions[slot]), records: recordList)
         }
         var apart = [Bool](repeating: true, count: recordList.count)
         for case let position? in heldPositions { apart[position] = false }
@@ -123,9 +122,11 @@ extension SearchEngine {
 
     /// Records in the order of their documents, then the rest: the sets of
     /// neighbouring documents lie side by side in the run, where a load
-    /// reads them through one window.
-    private func recordsInDocumentOrder() -> [IndexRecord] {
+    /// reads them through one window. With each slot's position in that
+    /// list: its document's record (the one of its identifier), or -1.
+    private func recordsInDocumentOrder() -> (records: [IndexRecord], slotPositions: [Int32]) {
         var recordList: [IndexRecord] = []
+        var slotPositions = [Int32](repeating: -1, count: documents.count)
         // The table read once: through the engine's accessor, each read
         // would be a copy of it (a retain of its arrays) for every document.
         let table = recordTable
@@ -133,6 +134,7 @@ extension SearchEngine {
         for slot in documents.indices {
             guard let document = documents[slot] else { continue }
             if let record = document.heldRecord(expiration: expiration(ofSlot: slot)) ?? table[document.uniqueIdentifier] {
+                slotPositions[slot] = Int32(recordList.count)
                 recordList.append(record)
             }
         }
@@ -141,7 +143,7 @@ extension SearchEngine {
             recordList.append(record)
         }
         assert(recordList.count == records.count)
-        return recordList
+        return (recordList, slotPositions)
     }
 
     /// The run of sets, apart from the rest of each record: a load reads
@@ -172,16 +174,22 @@ extension SearchEngine {
     }
 
     /// An empty run of sets, and where each record's set lies in the run
-    /// `places` describes.
+    /// `places` describes (found on every core: a lookup by identifier and
+    /// a set's length for each record).
     private static func setStarts(of recordList: [IndexRecord], in places: [String: SetPlace], to out: inout SnapshotWriter) throws -> [Int] {
         try out.write(UInt64(0))
-        return try recordList.map { record in
-            guard let place = places[record.item.uniqueIdentifier],
-                  place.count == record.item.attributeSet.packed.canonicalLayout.count
-            else { throw SnapshotError(.malformed, "the set of \(record.item.uniqueIdentifier) is not in the run") }
-            return place.start
+        return try ParallelWork.map(recordList[...], minimum: parallelMinimum) {
+            { record in
+                guard let place = places[record.item.uniqueIdentifier],
+                      place.count == record.item.attributeSet.packed.canonicalLayout.count
+                else { throw SnapshotError(.malformed, "the set of \(record.item.uniqueIdentifier) is not in the run") }
+                return place.start
+            }
         }
     }
+
+    /// Records from which the cores share the lookup of their sets' places.
+    private static let parallelMinimum = 16_384
 
     private func writeActivitiesAndEngagements(to out: inout SnapshotWriter) throws {
         let encoder = JSONEncoder()
@@ -212,23 +220,38 @@ extension SearchEngine {
 
     /// Writes `elements` in chunks, each one length-prefixed, so a reader can
     /// find every chunk first and decode them on all cores at once.
+    ///
+    /// The cores make the chunks' bytes too, a group of them at a time (so
+    /// that only a group's bytes are held at once); `writeOne` runs on
+    /// several threads and may only read what it is given and the engine.
     private static func writeChunked<Element>(
         _ elements: [Element], to out: inout SnapshotWriter,
         _ writeOne: (Element, inout SnapshotWriter) throws -> Void
     ) throws {
-        let chunkCount = (elements.count + chunkSize - 1) / chunkSize
-        try out.write(chunkCount)
-        var bytes: [UInt8] = []
-        for chunkStart in stride(from: 0, to: elements.count, by: chunkSize) {
-            bytes.removeAll(keepingCapacity: true)
-            var chunk = SnapshotWriter { bytes.append(contentsOf: $0) }
-            let slice = elements[chunkStart..<min(elements.count, chunkStart + chunkSize)]
-            try chunk.write(slice.count)
-            for element in slice { try writeOne(element, &chunk) }
-            try chunk.flush()
-            try out.write(array: bytes)
+        let chunkStarts = Array(stride(from: 0, to: elements.count, by: chunkSize))
+        try out.write(chunkStarts.count)
+        try withoutActuallyEscaping(writeOne) { writeOne in
+            nonisolated(unsafe) let writeOne = writeOne
+            for group in stride(from: 0, to: chunkStarts.count, by: chunksPerGroup) {
+                let starts = chunkStarts[group..<min(chunkStarts.count, group + chunksPerGroup)]
+                let groupBytes = try ParallelWork.map(starts, minimum: 2) {
+                    { start in
+                        var bytes: [UInt8] = []
+                        var chunk = SnapshotWriter(bufferCapacity: 0) { bytes.append(contentsOf: $0) }
+                        let slice = elements[start..<min(elements.count, start + chunkSize)]
+                        try chunk.write(slice.count)
+                        for element in slice { try writeOne(element, &chunk) }
+                        try chunk.flush()
+                        return bytes
+                    }
+                }
+                for bytes in groupBytes { try out.write(array: bytes) }
+            }
         }
     }
+
+    /// Chunks made at once by `writeChunked`.
+    private static let chunksPerGroup = 64
 
     /// Reads a section `writeChunked` wrote, decoding its chunks in parallel
     /// straight into their places in one array (a million elements copied
@@ -303,9 +326,10 @@ extension SearchEngine {
 
     /// Where in `records` the record lies that `document` is written with
     /// (`writeDocument`), if any: the record it holds, or one whose item it
-    /// says all of (a load makes the document hold that).
-    private func heldRecordPosition(of document: Document?, records: [IndexRecord], positions: [String: UInt32]) -> Int? {
-        guard let document, let position = positions[document.uniqueIdentifier].map(Int.init) else { return nil }
+    /// says all of (a load makes the document hold that). `position`: that
+    /// of the record of the document's identifier, or -1.
+    private func heldRecordPosition(of document: Document?, at position: Int, records: [IndexRecord]) -> Int? {
+        guard let document, position >= 0 else { return nil }
         if document.holdsRecord { return position }
         // Any other is found by identifier for its expiration, which only
         // the engine's column keeps.

@@ -15,9 +15,11 @@ struct SnapshotWriter {
     private(set) var position = 0
     private let chunkSize = 1 << 22
 
-    init(sink: @escaping Sink) {
+    /// `bufferCapacity`: room made at once for the bytes held before they
+    /// go to the sink (a writer of one small chunk needs little).
+    init(bufferCapacity: Int = 1 << 22, sink: @escaping Sink) {
         self.sink = sink
-        buffer.reserveCapacity(chunkSize)
+        buffer.reserveCapacity(bufferCapacity)
     }
 
     /// Hands every buffered byte to the sink.

@@ -1,5 +1,6 @@
 import Foundation
 import SearchIndex
+import SearchSupport
 
 /// Asked to fill the index again when the stored one is missing, damaged or
 /// of an older format, after `CSSearchableIndexDelegate`.
@@ -199,9 +200,12 @@ public final class PersistentIndex {
     public func saveSnapshot() throws -> Bool {
         guard let path = store.path, let engine = loadedEngine, let generation = engineGeneration,
               generation != snapshotGeneration, try store.generation() == generation else { return false }
-        let summary = IndexSummary(engine)
-        let run = try StoredRun.layout(of: store)
-        try SnapshotFile.write(engine, generation: generation, summary: summary, run: run, to: SnapshotFile.path(forStore: path))
+        // The engine's counts are made while the store's rows are read.
+        var counted: IndexSummary?
+        var laidOut: Result<StoredRun, any Error> = .success(StoredRun())
+        ParallelWork.both({ laidOut = Result { try StoredRun.layout(of: self.store, expecting: engine.documentCount) } },
+                          { counted = IndexSummary(engine) })
+        try SnapshotFile.write(engine, generation: generation, summary: counted!, run: laidOut.get(), to: SnapshotFile.path(forStore: path))
         snapshotGeneration = generation
         return true
     }

@@ -29,9 +29,11 @@ struct StoredRun {
     static let entryOffset = SearchableItem.storedBodyHeaderSize
 
     /// Where each record's set lies in the store's run, for a snapshot
-    /// about to be written.
-    static func layout(of store: IndexStore) throws -> StoredRun {
+    /// about to be written; `expecting` about as many records (room made
+    /// once, not grown and rehashed step by step).
+    static func layout(of store: IndexStore, expecting count: Int = 0) throws -> StoredRun {
         var run = StoredRun()
+        run.places.reserveCapacity(count)
         var sum = SnapshotChecksum()
         _ = try forEachEntry(in: store) { identifier, entry in
             sum.update(entry)
