@@ -82,7 +82,9 @@ import Testing
         try t.launch()
         try t.waitFor("Type to")
         try t.type("brent")
-        let screen = try t.waitForAll("› brent", "Brent Reid")
+        let screen = try t.waitUntil("the answer under the query") { screen in
+            screen.contains("Brent Reid") && self.lines(screen).first?.hasPrefix("› brent") == true
+        }
         #expect(lines(screen)[0].hasPrefix("› brent"))
         try t.quit()
     }
@@ -132,8 +134,14 @@ import Testing
             try t.waitFor("Tab why")
             try t.send("C-u")
         }
-        let screen = try t.waitFor("recently viewed")
-        let rows = lines(screen).filter { $0.contains("[photo] Aurora over the fjord") || $0.contains("[person] Brent Reid") }
+        func viewedRows(_ screen: String) -> [String] {
+            lines(screen).filter { $0.contains("[photo] Aurora over the fjord") || $0.contains("[person] Brent Reid") }
+        }
+        // The whole empty-query screen, not a capture taken mid-paint.
+        let screen = try t.waitUntil("both viewed items and the domains") { screen in
+            screen.contains("recently viewed") && viewedRows(screen).count == 2 && screen.contains("[domain] com.example.tv.show")
+        }
+        let rows = viewedRows(screen)
         #expect(rows.count == 2)
         #expect(rows.first?.contains("Aurora") == true)
         #expect(screen.contains("[domain] com.example.tv.show"))

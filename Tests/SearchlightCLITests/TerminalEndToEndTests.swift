@@ -122,9 +122,15 @@ import Testing
         try t.send("Escape")
         screen = try t.waitForAll("Tab why", "Search › brent", "▸ [person] Brent Reid")
         try t.tmux(["resize-window", "-x", "40", "-y", "12"])
-        Thread.sleep(forTimeInterval: 0.5)
-        screen = try t.waitFor("Brent Reid")
-        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        // Until the UI has repainted at the new size (tmux reflows the old
+        // screen at once, and a busy machine may take a while to repaint).
+        func rows(_ screen: String) -> [Substring] { Array(screen.split(separator: "\n", omittingEmptySubsequences: false).dropLast()) }
+        screen = try t.waitUntil("the screen at 40×12") { screen in
+            let lines = rows(screen)
+            return screen.contains("Brent Reid") && lines.first?.hasPrefix("Search › brent") == true
+                && lines.last?.hasPrefix("↑↓ move") == true
+        }
+        let lines = rows(screen)
         #expect(lines.count == 12)
         #expect(lines.first?.hasPrefix("Search › brent") == true)
         #expect(lines.last?.hasPrefix("↑↓ move") == true)
