@@ -66,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "searchlight",
             dependencies: [
-                "SearchIndex", "SearchStore", "Catalog", "Routing", "TerminalUI", "SearchApp", "CNcurses",
+                "SearchIndex", "SearchStore", "SearchSupport", "Catalog", "Routing", "TerminalUI", "SearchApp", "CNcurses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

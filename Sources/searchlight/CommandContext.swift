@@ -144,8 +144,19 @@ enum Output {
     }
 
     static func json(_ value: Any) throws {
+        try text(jsonLine(value))
+    }
+
+    /// The line `json` writes for `value`, its line break included; any
+    /// thread may make one.
+    static func jsonLine(_ value: Any) throws -> String {
         let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])
-        try write(Terminal.escapedJSON(String(decoding: data, as: UTF8.self)) + "\n", to: STDOUT_FILENO, stream: "standard output")
+        return Terminal.escapedJSON(String(decoding: data, as: UTF8.self)) + "\n"
+    }
+
+    /// Text already made safe (by `jsonLine`), written as it is.
+    static func text(_ text: String) throws {
+        try write(text, to: STDOUT_FILENO, stream: "standard output")
     }
 
     /// A field of data safe to print inside a line: control characters,

@@ -3,6 +3,7 @@ import Catalog
 import Foundation
 import SearchIndex
 import SearchStore
+import SearchSupport
 
 struct IndexCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -127,11 +128,19 @@ struct ExportCommand: ParsableCommand {
             let index = try CommandContext.open(global, needsEngine: false)
             let activities = try index.store.readableActivities()
             let exposure = try publicOnly ? Exposure(index.store, activities: activities) : nil
-            try index.store.forEachRecord { record in
-                if let exposure, !exposure.isPublic(record) { return }
-                var object = JSONForm.encodable(record.item) as? [String: Any] ?? [:]
-                object["source"] = record.source.rawValue
-                try Output.json(object)
+            // Each chunk's lines are made on every core (a coder for each
+            // share) and written at once, in the store's order.
+            try index.store.forEachChunkOfRecords { records in
+                let shown = exposure.map { exposure in records.filter { exposure.isPublic($0) } } ?? records
+                let lines = try ParallelWork.map(shown[...], minimum: 256) {
+                    let encoder = JSONForm.encoder()
+                    return { record in
+                        var object = JSONForm.encodable(record.item, with: encoder) as? [String: Any] ?? [:]
+                        object["source"] = record.source.rawValue
+                        return try Output.jsonLine(object)
+                    }
+                }
+                try Output.text(lines.joined())
             }
             for activity in activities {
                 if let exposure, !exposure.isPublic(activity) { continue }

@@ -4,8 +4,18 @@ import SearchIndex
 /// Plain JSON objects for `--json` output, built from engine values.
 enum JSONForm {
     static func encodable<T: Encodable>(_ value: T) -> Any {
+        encodable(value, with: encoder())
+    }
+
+    /// The encoder `encodable` uses; one thread's, many values (making
+    /// one costs more than encoding an item).
+    static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = StoredDate.encodingStrategy
+        return encoder
+    }
+
+    static func encodable<T: Encodable>(_ value: T, with encoder: JSONEncoder) -> Any {
         guard let data = try? encoder.encode(value),
             let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         else { return NSNull() }
