@@ -269,10 +269,7 @@ struct BenchCommand: ParsableCommand {
         child.standardOutput = FileHandle.nullDevice
         child.standardError = FileHandle.nullDevice
         let start = Date()
-        try folder.whileRunning(child) {
-            try child.run()
-            child.waitUntilExit()
-        }
+        try folder.running(child) { child.waitUntilExit() }
         let importSeconds = Date().timeIntervalSince(start)
         guard child.terminationStatus == 0 else {
             throw CommandFailure(message: "the import of \(corpus) exited with \(child.terminationStatus)", code: ExitStatus.failure)
@@ -328,8 +325,7 @@ struct BenchCommand: ParsableCommand {
         let input = Pipe()
         child.standardInput = input
         let start = Date()
-        let (answered, peak) = try folder.whileRunning(child) {
-            try child.run()
+        let (answered, peak) = try folder.running(child) {
             var answered: Date?
             while answered == nil {
                 let chunk = output.fileHandleForReading.availableData

@@ -63,11 +63,36 @@ final class ScratchFolder: @unchecked Sendable {
 
     var path: String { url.path }
 
-    /// Runs `body` with `process` as the child to stop on a signal.
-    func whileRunning<T>(_ process: Process, _ body: () throws -> T) rethrows -> T {
-        lock.withLock { child = process }
+    /// Starts `process` as the child to stop on a signal, then runs `body`
+    /// (which waits for it).
+    ///
+    /// Started under the lock the watcher thread takes: a signal either
+    /// finds the child running, and stops it, or comes first, and then no
+    /// child starts (`index import` would make the removed folder again
+    /// for its store, and be left running in it).
+    func running<T>(_ process: Process, _ body: () throws -> T) throws -> T {
+        lock.lock()
+        guard !interruption else {
+            lock.unlock()
+            waitForTheEnd()
+        }
+        child = process
+        do {
+            try process.run()
+        } catch {
+            child = nil
+            lock.unlock()
+            throw error
+        }
+        lock.unlock()
         defer { lock.withLock { child = nil } }
         return try body()
+    }
+
+    /// After a signal the watcher thread ends the process, with the
+    /// signal's status: this thread waits for it.
+    private func waitForTheEnd() -> Never {
+        while true { sleep(60) }
     }
 
     /// Removes the folder and gives the signals back their default action.
@@ -77,9 +102,7 @@ final class ScratchFolder: @unchecked Sendable {
     /// out (done, or failing because its store went away under it), waits
     /// for that instead of exiting with a status of its own.
     func remove() {
-        if lock.withLock({ interruption }) {
-            while true { sleep(60) }
-        }
+        if lock.withLock({ interruption }) { waitForTheEnd() }
         for signalNumber in handled { signal(signalNumber, SIG_DFL) }
         handled = []
         try? FileManager.default.removeItem(at: url)
