@@ -151,7 +151,13 @@ enum Output {
     /// thread may make one.
     static func jsonLine(_ value: Any) throws -> String {
         let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])
-        return Terminal.escapedJSON(String(decoding: data, as: UTF8.self)) + "\n"
+        return line(ofJSON: String(decoding: data, as: UTF8.self))
+    }
+
+    /// JSON text made elsewhere as a line `text` may write: what a terminal
+    /// would act on escaped, as in every other line.
+    static func line(ofJSON json: String) -> String {
+        Terminal.escapedJSON(json) + "\n"
     }
 
     /// Text already made safe (by `jsonLine`), written as it is.

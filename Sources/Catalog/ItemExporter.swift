@@ -1,0 +1,152 @@
+import Foundation
+import SearchModel
+
+/// The line `index export` writes for a record, in the import format, made
+/// by hand for a record whose every value is plain.
+///
+/// Why a second writer: the export's format is what Foundation writes
+/// (`JSONEncoder`, read back and written again by `JSONSerialization`
+/// with sorted keys), and that costs a type lookup and a collation for
+/// every key of every record. This writer refuses rather than guesses, as
+/// `SearchableItem(plainJSON:)` does when reading: a record with extras or
+/// a rating, a ranking hint that is not a whole number, or a string with a
+/// control character gives nil, and the caller writes it through
+/// Foundation. What it does write is the same bytes (the tests compare the
+/// two on every kind of value).
+public enum ItemExporter {
+    /// The record's JSON object on one line, keys sorted, no line break;
+    /// nil when it is not plain.
+    public static func plainLine(_ record: IndexRecord) -> String? {
+        var out = PlainLineWriter()
+        let item = record.item
+        let attributes = item.attributeSet
+        guard attributes.extras.isEmpty, attributes.rating == nil else { return nil }
+        out.raw("{\"attributeSet\":")
+        guard out.attributes(attributes) else { return nil }
+        if let domain = item.domainIdentifier {
+            out.raw(",\"domainIdentifier\":")
+            guard out.string(domain) else { return nil }
+        }
+        if let expiration = item.expirationDate {
+            out.raw(",\"expirationDate\":")
+            guard out.string(StoredDate.format(expiration)) else { return nil }
+        }
+        out.raw(",\"source\":")
+        guard out.string(record.source.rawValue) else { return nil }
+        out.raw(",\"uniqueIdentifier\":")
+        guard out.string(item.uniqueIdentifier) else { return nil }
+        out.raw(",\"visibility\":")
+        guard out.string(item.visibility.rawValue) else { return nil }
+        out.raw("}")
+        return String(decoding: out.bytes, as: UTF8.self)
+    }
+}
+
+/// The bytes of one line; each writing step answers false when its value
+/// is not plain (the line is then dropped).
+private struct PlainLineWriter {
+    var bytes: [UInt8] = []
+
+    init() { bytes.reserveCapacity(512) }
+
+    mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// A JSON string: quotes and backslashes escaped; a control character
+    /// (whose escape Foundation spells its own way) is not plain.
+    mutating func string(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { utf8 in
+            bytes.append(UInt8(ascii: "\""))
+            for byte in utf8 {
+                if byte < 0x20 || byte == 0x7F { return false }
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
+                bytes.append(byte)
+            }
+            bytes.append(UInt8(ascii: "\""))
+            return true
+        }
+    }
+
+    mutating func strings(_ list: [String]) -> Bool {
+        bytes.append(UInt8(ascii: "["))
+        for (index, text) in list.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            guard string(text) else { return false }
+        }
+        bytes.append(UInt8(ascii: "]"))
+        return true
+    }
+
+    mutating func integer(_ value: Int) {
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    /// Writes `key` (with the comma before it unless it is the object's
+    /// first) and then the value `write` writes.
+    mutating func member(_ key: StaticString, first: inout Bool, _ write: (inout PlainLineWriter) -> Bool) -> Bool {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        first = false
+        bytes.append(UInt8(ascii: "\""))
+        raw(key)
+        raw("\":")
+        return write(&self)
+    }
+
+    /// The attribute set's object, its keys in sorted order.
+    mutating func attributes(_ set: AttributeSet) -> Bool {
+        var first = true
+        bytes.append(UInt8(ascii: "{"))
+        func optional(_ key: StaticString, _ value: String?) -> Bool {
+            guard let value else { return true }
+            return member(key, first: &first) { $0.string(value) }
+        }
+        func list(_ key: StaticString, _ values: [String]) -> Bool {
+            values.isEmpty || member(key, first: &first) { $0.strings(values) }
+        }
+        guard optional("contentDescription", set.contentDescription),
+              member("contentType", first: &first, { $0.string(set.contentType) }),
+              optional("displayName", set.displayName),
+              list("emailAddresses", set.emailAddresses),
+              list("keywords", set.keywords),
+              list("phoneNumbers", set.phoneNumbers)
+        else { return false }
+        if let hint = set.rankingHint {
+            // A whole number Foundation writes as one; anything else is not plain.
+            guard hint.sign == .plus, hint == hint.rounded(.towardZero), hint < 1e15 else { return false }
+            _ = member("rankingHint", first: &first) { $0.integer(Int(hint)); return true }
+        }
+        guard optional("relatedUniqueIdentifier", set.relatedUniqueIdentifier) else { return false }
+        if let calls = set.supportsPhoneCall {
+            _ = member("supportsPhoneCall", first: &first) { $0.raw(calls ? "true" : "false"); return true }
+        }
+        if let thumbnail = set.thumbnail {
+            guard member("thumbnail", first: &first, { $0.thumbnail(thumbnail) }) else { return false }
+        }
+        guard optional("title", set.title), optional("url", set.url) else { return false }
+        bytes.append(UInt8(ascii: "}"))
+        return true
+    }
+
+    mutating func thumbnail(_ thumbnail: Thumbnail) -> Bool {
+        var first = true
+        bytes.append(UInt8(ascii: "{"))
+        func text(_ key: StaticString, _ value: String?) -> Bool {
+            guard let value else { return true }
+            return member(key, first: &first) { $0.string(value) }
+        }
+        func number(_ key: StaticString, _ value: Int?) {
+            guard let value else { return }
+            _ = member(key, first: &first) { $0.integer(value); return true }
+        }
+        number("byteCount", thumbnail.byteCount)
+        guard text("caption", thumbnail.caption), text("dominantColor", thumbnail.dominantColor),
+              text("format", thumbnail.format)
+        else { return false }
+        number("height", thumbnail.height)
+        number("width", thumbnail.width)
+        bytes.append(UInt8(ascii: "}"))
+        return true
+    }
+}
