@@ -94,20 +94,28 @@ private struct PlainLineWriter {
         return write(&self)
     }
 
+    /// `key` and its string, when there is one.
+    mutating func member(_ key: StaticString, ifAny value: String?, first: inout Bool) -> Bool {
+        guard let value else { return true }
+        return member(key, first: &first) { $0.string(value) }
+    }
+
+    /// `key` and its number, when there is one.
+    mutating func member(_ key: StaticString, ifAny value: Int?, first: inout Bool) {
+        guard let value else { return }
+        _ = member(key, first: &first) { $0.integer(value); return true }
+    }
+
     /// The attribute set's object, its keys in sorted order.
     mutating func attributes(_ set: AttributeSet) -> Bool {
         var first = true
         bytes.append(UInt8(ascii: "{"))
-        func optional(_ key: StaticString, _ value: String?) -> Bool {
-            guard let value else { return true }
-            return member(key, first: &first) { $0.string(value) }
-        }
         func list(_ key: StaticString, _ values: [String]) -> Bool {
             values.isEmpty || member(key, first: &first) { $0.strings(values) }
         }
-        guard optional("contentDescription", set.contentDescription),
+        guard member("contentDescription", ifAny: set.contentDescription, first: &first),
               member("contentType", first: &first, { $0.string(set.contentType) }),
-              optional("displayName", set.displayName),
+              member("displayName", ifAny: set.displayName, first: &first),
               list("emailAddresses", set.emailAddresses),
               list("keywords", set.keywords),
               list("phoneNumbers", set.phoneNumbers)
@@ -117,14 +125,14 @@ private struct PlainLineWriter {
             guard hint.sign == .plus, hint == hint.rounded(.towardZero), hint < 1e15 else { return false }
             _ = member("rankingHint", first: &first) { $0.integer(Int(hint)); return true }
         }
-        guard optional("relatedUniqueIdentifier", set.relatedUniqueIdentifier) else { return false }
+        guard member("relatedUniqueIdentifier", ifAny: set.relatedUniqueIdentifier, first: &first) else { return false }
         if let calls = set.supportsPhoneCall {
             _ = member("supportsPhoneCall", first: &first) { $0.raw(calls ? "true" : "false"); return true }
         }
         if let thumbnail = set.thumbnail {
             guard member("thumbnail", first: &first, { $0.thumbnail(thumbnail) }) else { return false }
         }
-        guard optional("title", set.title), optional("url", set.url) else { return false }
+        guard member("title", ifAny: set.title, first: &first), member("url", ifAny: set.url, first: &first) else { return false }
         bytes.append(UInt8(ascii: "}"))
         return true
     }
@@ -132,20 +140,13 @@ private struct PlainLineWriter {
     mutating func thumbnail(_ thumbnail: Thumbnail) -> Bool {
         var first = true
         bytes.append(UInt8(ascii: "{"))
-        func text(_ key: StaticString, _ value: String?) -> Bool {
-            guard let value else { return true }
-            return member(key, first: &first) { $0.string(value) }
-        }
-        func number(_ key: StaticString, _ value: Int?) {
-            guard let value else { return }
-            _ = member(key, first: &first) { $0.integer(value); return true }
-        }
-        number("byteCount", thumbnail.byteCount)
-        guard text("caption", thumbnail.caption), text("dominantColor", thumbnail.dominantColor),
-              text("format", thumbnail.format)
+        member("byteCount", ifAny: thumbnail.byteCount, first: &first)
+        guard member("caption", ifAny: thumbnail.caption, first: &first),
+              member("dominantColor", ifAny: thumbnail.dominantColor, first: &first),
+              member("format", ifAny: thumbnail.format, first: &first)
         else { return false }
-        number("height", thumbnail.height)
-        number("width", thumbnail.width)
+        member("height", ifAny: thumbnail.height, first: &first)
+        member("width", ifAny: thumbnail.width, first: &first)
         bytes.append(UInt8(ascii: "}"))
         return true
     }
