@@ -196,8 +196,8 @@ import Testing
             let command = "'\(CLI.binary)' demo '\(demo)' --speed 20 --data '\(CLI.dataDirectory)' --index '\(t.cli.indexPath)'; echo demo-'exit'=$?"
             try t.type("clear; " + command)
             try t.send("Enter")
-            try t.waitFor("▶ ")
-            try t.waitFor("demo finished")
+            try t.waitFor("▶ ", seconds: 30)
+            try t.waitFor("demo finished", seconds: 30)
             try t.send("Escape")
             let screen = try t.waitFor("demo-exit=")
             #expect(screen.contains("demo-exit=0"), "\(demo)")
