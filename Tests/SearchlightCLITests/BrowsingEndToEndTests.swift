@@ -112,7 +112,9 @@ import Testing
         // With attributes: taken again until a capture is not caught mid-paint.
         var line: String?
         for _ in 0..<50 where line == nil {
-            line = try t.tmux(["capture-pane", "-p", "-e"]).components(separatedBy: "\n").first { $0.contains("Seen on the ice at") }
+            line = try t.tmux(["capture-pane", "-p", "-e"]).components(separatedBy: "\n").first {
+                $0.contains("Seen on the ice at") && $0.contains("dawn")
+            }
             if line == nil { Thread.sleep(forTimeInterval: 0.1) }
         }
         let styledLine = try #require(line)
