@@ -8,10 +8,11 @@ import SearchModel
 /// (`JSONEncoder`, read back and written again by `JSONSerialization`
 /// with sorted keys), and that costs a type lookup and a collation for
 /// every key of every record. This writer refuses rather than guesses, as
-/// `SearchableItem(plainJSON:)` does when reading: a record with extras or
-/// a rating, a ranking hint that is not a whole number, or a string with a
-/// control character gives nil, and the caller writes it through
-/// Foundation. What it does write is the same bytes (the tests compare the
+/// `SearchableItem(plainJSON:)` does when reading: a record with a rating,
+/// a ranking hint that is not a whole number, or a string with a control
+/// character gives nil, and the caller writes it through Foundation.
+/// Extras, whose keys are the user's, are ordered by Foundation's own
+/// comparison. What it does write is the same bytes (the tests compare the
 /// two on every kind of value).
 public enum ItemExporter {
     /// The record's JSON object on one line, keys sorted, no line break;
@@ -20,7 +21,7 @@ public enum ItemExporter {
         var out = PlainLineWriter()
         let item = record.item
         let attributes = item.attributeSet
-        guard attributes.extras.isEmpty, attributes.rating == nil else { return nil }
+        guard attributes.rating == nil else { return nil }
         out.raw("{\"attributeSet\":")
         guard out.attributes(attributes) else { return nil }
         if let domain = item.domainIdentifier {
@@ -83,6 +84,25 @@ private struct PlainLineWriter {
         bytes.append(contentsOf: String(value).utf8)
     }
 
+    /// An object of strings, its keys in Foundation's order for sorted
+    /// keys (numeric, case-insensitive, forced, in the system locale: as
+    /// `JSONSerialization` compares them).
+    mutating func object(_ pairs: [String: String]) -> Bool {
+        let keys = pairs.keys.sorted { a, b in
+            a.compare(b, options: [.numeric, .caseInsensitive, .forcedOrdering], range: a.startIndex..<a.endIndex,
+                      locale: NSLocale.system) == .orderedAscending
+        }
+        bytes.append(UInt8(ascii: "{"))
+        for (index, key) in keys.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            guard string(key) else { return false }
+            bytes.append(UInt8(ascii: ":"))
+            guard string(pairs[key]!) else { return false }
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return true
+    }
+
     /// Writes `key` (with the comma before it unless it is the object's
     /// first) and then the value `write` writes.
     mutating func member(_ key: StaticString, first: inout Bool, _ write: (inout PlainLineWriter) -> Bool) -> Bool {
@@ -117,6 +137,7 @@ private struct PlainLineWriter {
               member("contentType", first: &first, { $0.string(set.contentType) }),
               member("displayName", ifAny: set.displayName, first: &first),
               list("emailAddresses", set.emailAddresses),
+              set.extras.isEmpty || member("extras", first: &first, { $0.object(set.extras) }),
               list("keywords", set.keywords),
               list("phoneNumbers", set.phoneNumbers)
         else { return false }
