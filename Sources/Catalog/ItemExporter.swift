@@ -8,9 +8,9 @@ import SearchModel
 /// (`JSONEncoder`, read back and written again by `JSONSerialization`
 /// with sorted keys), and that costs a type lookup and a collation for
 /// every key of every record. This writer refuses rather than guesses, as
-/// `SearchableItem(plainJSON:)` does when reading: a record with a rating,
-/// a ranking hint that is not a whole number, or a string with a control
-/// character gives nil, and the caller writes it through Foundation.
+/// `SearchableItem(plainJSON:)` does when reading: a number that is not
+/// finite or is minus zero, or a string with a control character, gives
+/// nil, and the caller writes it through Foundation.
 /// Extras, whose keys are the user's, are ordered by Foundation's own
 /// comparison. What it does write is the same bytes (the tests compare the
 /// two on every kind of value).
@@ -21,7 +21,6 @@ public enum ItemExporter {
         var out = PlainLineWriter()
         let item = record.item
         let attributes = item.attributeSet
-        guard attributes.rating == nil else { return nil }
         out.raw("{\"attributeSet\":")
         guard out.attributes(attributes) else { return nil }
         if let domain = item.domainIdentifier {
@@ -84,6 +83,17 @@ private struct PlainLineWriter {
         bytes.append(contentsOf: String(value).utf8)
     }
 
+    /// A number as Foundation writes it after reading it back: the
+    /// shortest text that reads as it, without a trailing `.0`. Not plain
+    /// when not finite, or minus zero (read back as the integer 0).
+    mutating func number(_ value: Double) -> Bool {
+        guard value.isFinite, !(value == 0 && value.sign == .minus) else { return false }
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        bytes.append(contentsOf: text.utf8)
+        return true
+    }
+
     /// An object of strings, its keys in Foundation's order for sorted
     /// keys (numeric, case-insensitive, forced, in the system locale: as
     /// `JSONSerialization` compares them).
@@ -142,9 +152,10 @@ private struct PlainLineWriter {
               list("phoneNumbers", set.phoneNumbers)
         else { return false }
         if let hint = set.rankingHint {
-            // A whole number Foundation writes as one; anything else is not plain.
-            guard hint.sign == .plus, hint == hint.rounded(.towardZero), hint < 1e15 else { return false }
-            _ = member("rankingHint", first: &first) { $0.integer(Int(hint)); return true }
+            guard member("rankingHint", first: &first, { $0.number(hint) }) else { return false }
+        }
+        if let rating = set.rating {
+            guard member("rating", first: &first, { $0.number(rating) }) else { return false }
         }
         guard member("relatedUniqueIdentifier", ifAny: set.relatedUniqueIdentifier, first: &first) else { return false }
         if let calls = set.supportsPhoneCall {

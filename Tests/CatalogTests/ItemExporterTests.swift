@@ -31,8 +31,8 @@ import SearchModel
                 #expect(line == (try Self.viaFoundation(record)))
             }
         }
-        // Those with a rating are not plain; the rest are.
-        #expect(plain >= items.filter { $0.attributeSet.rating == nil }.count * 2)
+        // Every one is plain.
+        #expect(plain == items.count * 2)
     }
 
     /// Texts with what JSON escapes, what a terminal filters, and what
@@ -57,7 +57,8 @@ import SearchModel
         func text() -> String { texts.randomElement(using: &generator)! }
         func maybe<T>(_ value: @autoclosure () -> T) -> T? { Bool.random(using: &generator) ? value() : nil }
         func list() -> [String] { (0..<Int.random(in: 0...3, using: &generator)).map { _ in text() } }
-        let hints: [Double?] = [nil, 0, 2, 3.5, 1e14, 1e16, 0.1, 65_535]
+        let hints: [Double?] = [nil, 0, -0.0, 2, 3.5, 1e14, 1e16, 0.1, 65_535, 2.5e-5]
+        let ratings: [Double?] = [nil, nil, 4.5, 4, 0, -0.0, 3.14159, 1e-7, 2.5e-5, 0.1, 1e16, 123_456_789, -2, 5e300, 1.0 / 3]
         let thumbnail = maybe(Thumbnail(
             format: maybe(text()), width: maybe(Int.random(in: -10...4_000, using: &generator)),
             height: maybe(Int.random(in: -10...4_000, using: &generator)), byteCount: maybe(Int.random(in: 0...Int(1e15), using: &generator)),
@@ -66,7 +67,7 @@ import SearchModel
             contentType: Bool.random(using: &generator) ? "public.image" : text(), title: maybe(text()), displayName: maybe(text()),
             contentDescription: maybe(text()), keywords: list(), thumbnail: thumbnail, phoneNumbers: list(),
             emailAddresses: list(), supportsPhoneCall: maybe(Bool.random(using: &generator)),
-            rating: Int.random(in: 0..<8, using: &generator) == 0 ? 4.5 : nil, relatedUniqueIdentifier: maybe(text()),
+            rating: ratings.randomElement(using: &generator)!, relatedUniqueIdentifier: maybe(text()),
             url: maybe(text()), extras: extras(&generator),
             rankingHint: hints.randomElement(using: &generator)!)
         let dates = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_798_761_600), Date.distantFuture, Date.distantPast]
@@ -86,7 +87,8 @@ import SearchModel
                 // Refused: it holds what only Foundation writes.
                 let set = record.item.attributeSet
                 let controls = expected.contains("\\n") || expected.contains("\\t") || expected.contains("\\u")
-                #expect(set.rating != nil || set.rankingHint.map { $0 != $0.rounded() || $0 >= 1e15 } == true
+                func minusZero(_ value: Double?) -> Bool { value.map { $0 == 0 && $0.sign == .minus } == true }
+                #expect(minusZero(set.rating) || minusZero(set.rankingHint)
                         || controls || expected.unicodeScalars.contains("\u{7F}"), "\(expected)")
                 continue
             }
