@@ -488,17 +488,44 @@ public final class IndexStore: Sendable {
     }
 
     static func existingRecordCount(among identifiers: [String], in db: Database) throws -> Int {
+        // An empty store (a first import) holds none: the batch is not written out for SQLite to join.
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM records)") == true else { return 0 }
         // One statement for the whole batch: the identifiers go in as a
         // JSON array and SQLite joins them against the primary key.
-        try Int.fetchOne(db, sql: """
+        return try Int.fetchOne(db, sql: """
             SELECT COUNT(*) FROM json_each(?) AS asked JOIN records ON records.uniqueIdentifier = asked.value
             """, arguments: [jsonList(identifiers)]) ?? 0
     }
 
-    /// `values` as a JSON array, for `json_each(?)`.
+    /// `values` as a JSON array, for `json_each(?)`. Written byte by byte:
+    /// a coder would look up each value's type, for a batch of a million.
     static func jsonList(_ values: some Collection<String>) -> String {
-        String(decoding: (try? JSONEncoder().encode(Array(values))) ?? Data("[]".utf8), as: UTF8.self)
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
+        bytes.reserveCapacity(values.reduce(2) { $0 + $1.utf8.count + 3 })
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "\""))
+            for byte in value.utf8 {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                    bytes.append(UInt8(ascii: "\\"))
+                    bytes.append(byte)
+                case ..<0x20:
+                    // A control character as `\u00XX`.
+                    bytes.append(contentsOf: Array("\\u00".utf8))
+                    bytes.append(hexDigits[Int(byte >> 4)])
+                    bytes.append(hexDigits[Int(byte & 0xF)])
+                default:
+                    bytes.append(byte)
+                }
+            }
+            bytes.append(UInt8(ascii: "\""))
+        }
+        bytes.append(UInt8(ascii: "]"))
+        return String(decoding: bytes, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// Rows of the store that a load would leave out, found without
     /// building an engine (for `index stats` and `index lint` when the

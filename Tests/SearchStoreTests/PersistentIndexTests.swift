@@ -69,6 +69,24 @@ let now = Date(timeIntervalSince1970: 1_800_000_000)
         #expect(newest.last?.detail == "2 items")
     }
 
+    /// The store finds identifiers whatever their characters (quotes,
+    /// backslashes, control characters, accents, emoji), in a first import
+    /// into an empty store and in the next; the first logs all as new.
+    @Test func updatedItemsAreCountedWhateverTheirIdentifiers() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+        let odd = ["say \"hi\"", "back\\slash", "tab\there", "bell\u{07}", "ünïcödé", "北极", "😀", "a/1"]
+        let index = try PersistentIndex(store: IndexStore(path: path))
+        try index.index(odd.map { sampleItem($0, "Lake") })
+        #expect(try index.operationLog().last?.detail.hasPrefix("\(odd.count) items") == true)
+        try index.index((odd + ["new/1"]).map { sampleItem($0, "Loch") })
+        let newest = try index.operationLog().suffix(2)
+        #expect(newest.map(\.kind) == ["indexed", "updated"])
+        #expect(newest.first?.detail.hasPrefix("1 item") == true)
+        #expect(newest.last?.detail == "\(odd.count) items")
+        #expect(try IndexStore(path: path).existingRecordCount(among: odd + ["missing", "say \"hi"]) == odd.count)
+    }
+
     @Test func deletionsPersistWithTheirActivities() throws {
         let path = temporaryPath()
         do {
