@@ -61,6 +61,8 @@ public enum ItemImporter {
         var line = 1
         var scanned = 0  // bytes of `buffer` known to hold no line break
         var atEnd = false
+        // The buffer before's items, decoded but not yet taken.
+        var decoded: [Result<SearchableItem?, any Error>] = []
         while true {
             var lines: [(bytes: Range<Int>, line: Int)] = []
             var start = 0
@@ -80,8 +82,12 @@ public enum ItemImporter {
                 lines.append((start..<buffer.count, line))
                 start = buffer.count
             }
-            try decode(lines, of: buffer, file: path, domain: domain, interning: &domains, into: &items)
-            if atEnd { return items }
+            decoded = try decode(lines, of: buffer, file: path, domain: domain, taking: &decoded, interning: &domains, into: &items)
+            // A bad line is reported now, before any error of a later line.
+            if atEnd || decoded.contains(where: { if case .failure = $0 { true } else { false } }) {
+                try take(&decoded, interning: &domains, into: &items)
+                return items
+            }
             buffer.removeFirst(start)
             scanned -= start
             if buffer.count > maximumLineBytes {
@@ -92,21 +98,44 @@ public enum ItemImporter {
         }
     }
 
-    /// Decodes `lines` of `buffer` and appends their items in order (blank
-    /// lines have none). Decoding is most of an import's reading time and
-    /// each line stands alone, so the cores share the lines of a buffer;
-    /// the error reported is the first bad line's, as read in order. Their
-    /// domains are shared through `domains`.
+    /// Decodes `lines` of `buffer`, and meanwhile takes the items of the
+    /// buffer before (`before`, see `take`). Decoding is most of an
+    /// import's reading time and each line stands alone, so the cores share
+    /// the lines of a buffer in blocks, this thread once it has taken the
+    /// items before (which would otherwise leave the other core waiting).
     private static func decode(
         _ lines: [(bytes: Range<Int>, line: Int)], of buffer: [UInt8], file: String, domain: String?,
+        taking before: inout [Result<SearchableItem?, any Error>],
+        interning domains: inout StringInterner, into items: inout [SearchableItem]
+    ) throws -> [Result<SearchableItem?, any Error>] {
+        func decodeLine(_ line: (bytes: Range<Int>, line: Int)) -> Result<SearchableItem?, any Error> {
+            Result { try item(ifAnyFrom: buffer[line.bytes], line: line.line, file: file, domain: domain) }
+        }
+        guard lines.count >= 64 else {
+            try take(&before, interning: &domains, into: &items)
+            return lines.map(decodeLine)
+        }
+        var failure: (any Error)?
+        let decoded = ParallelWork.map(lines, alongside: {
+            do { try take(&before, interning: &domains, into: &items) } catch { failure = error }
+        }, decodeLine)
+        if let failure { throw failure }
+        return decoded
+    }
+
+    /// Moves the items of `decoded` to `items` in order (blank lines have
+    /// none), their domains shared through `domains`; throws the first bad
+    /// line's error, as read in order.
+    private static func take(
+        _ decoded: inout [Result<SearchableItem?, any Error>],
         interning domains: inout StringInterner, into items: inout [SearchableItem]
     ) throws {
-        var decoded = try ParallelWork.map(lines[...], minimum: 64) {
-            { line in try item(ifAnyFrom: buffer[line.bytes], line: line.line, file: file, domain: domain) }
-        }
+        defer { decoded = [] }
         // Moved out, not copied: a copy retains each of an item's strings and arrays.
         for index in decoded.indices {
-            guard var item = decoded[index].take() else { continue }
+            var result: Result<SearchableItem?, any Error> = .success(nil)
+            swap(&result, &decoded[index])
+            guard var item = try result.get() else { continue }
             item.domainIdentifier = domains.intern(item.domainIdentifier)
             items.append(item)
         }
