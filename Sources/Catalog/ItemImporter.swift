@@ -61,7 +61,7 @@ public enum ItemImporter {
         var line = 1
         var scanned = 0  // bytes of `buffer` known to hold no line break
         var atEnd = false
-        // The buffer before's items, decoded but not yet taken.
+        // The items of the buffer before, decoded but not yet taken.
         var decoded: [Result<SearchableItem?, any Error>] = []
         while true {
             var lines: [(bytes: Range<Int>, line: Int)] = []
