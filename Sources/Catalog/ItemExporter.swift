@@ -1,5 +1,6 @@
 import Foundation
 import SearchModel
+import SearchSupport
 
 /// The line `index export` writes for a record, in the import format, made
 /// by hand for a record whose every value is plain.
@@ -53,20 +54,10 @@ private struct PlainLineWriter {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    /// A JSON string: quotes and backslashes escaped; a control character
-    /// (whose escape Foundation spells its own way) is not plain.
+    /// A JSON string; one with a control character (whose escape
+    /// Foundation spells its own way) is not plain.
     mutating func string(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { utf8 in
-            bytes.append(UInt8(ascii: "\""))
-            for byte in utf8 {
-                if byte < 0x20 || byte == 0x7F { return false }
-                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
-                bytes.append(byte)
-            }
-            bytes.append(UInt8(ascii: "\""))
-            return true
-        }
+        JSONStringWriter.append(text, to: &bytes, escapingControls: false)
     }
 
     mutating func strings(_ list: [String]) -> Bool {

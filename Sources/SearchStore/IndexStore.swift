@@ -504,28 +504,11 @@ public final class IndexStore: Sendable {
         bytes.reserveCapacity(values.reduce(2) { $0 + $1.utf8.count + 3 })
         for (index, value) in values.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(UInt8(ascii: "\""))
-            for byte in value.utf8 {
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                    bytes.append(UInt8(ascii: "\\"))
-                    bytes.append(byte)
-                case ..<0x20:
-                    // A control character as `\u00XX`.
-                    bytes.append(contentsOf: Array("\\u00".utf8))
-                    bytes.append(hexDigits[Int(byte >> 4)])
-                    bytes.append(hexDigits[Int(byte & 0xF)])
-                default:
-                    bytes.append(byte)
-                }
-            }
-            bytes.append(UInt8(ascii: "\""))
+            JSONStringWriter.append(value, to: &bytes, escapingControls: true)
         }
         bytes.append(UInt8(ascii: "]"))
         return String(decoding: bytes, as: UTF8.self)
     }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// Rows of the store that a load would leave out, found without
     /// building an engine (for `index stats` and `index lint` when the
