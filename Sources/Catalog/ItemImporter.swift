@@ -82,10 +82,12 @@ public enum ItemImporter {
                 lines.append((start..<buffer.count, line))
                 start = buffer.count
             }
-            decoded = try decode(lines, of: buffer, file: path, domain: domain, taking: &decoded, interning: &domains, into: &items)
-            // A bad line is reported now, before any error of a later line.
-            if atEnd || decoded.contains(where: { if case .failure = $0 { true } else { false } }) {
-                try take(&decoded, interning: &domains, into: &items)
+            decoded = decode(lines, of: buffer, file: path, domain: domain, taking: &decoded, interning: &domains, into: &items)
+            // The first bad line, in file order: a buffer's lines are decoded
+            // before the next buffer is read.
+            for case .failure(let error) in decoded { throw error }
+            if atEnd {
+                take(&decoded, interning: &domains, into: &items)
                 return items
             }
             buffer.removeFirst(start)
@@ -99,43 +101,37 @@ public enum ItemImporter {
     }
 
     /// Decodes `lines` of `buffer`, and meanwhile takes the items of the
-    /// buffer before (`before`, see `take`). Decoding is most of an
-    /// import's reading time and each line stands alone, so the cores share
-    /// the lines of a buffer in blocks, this thread once it has taken the
-    /// items before (which would otherwise leave the other core waiting).
+    /// buffer before (`before`, whose lines all decoded). Decoding is most
+    /// of an import's reading time and each line stands alone, so the cores
+    /// share the lines of a buffer in blocks, this thread once it has taken
+    /// the items before (which would otherwise leave the other core waiting).
     private static func decode(
         _ lines: [(bytes: Range<Int>, line: Int)], of buffer: [UInt8], file: String, domain: String?,
         taking before: inout [Result<SearchableItem?, any Error>],
         interning domains: inout StringInterner, into items: inout [SearchableItem]
-    ) throws -> [Result<SearchableItem?, any Error>] {
+    ) -> [Result<SearchableItem?, any Error>] {
         func decodeLine(_ line: (bytes: Range<Int>, line: Int)) -> Result<SearchableItem?, any Error> {
             Result { try item(ifAnyFrom: buffer[line.bytes], line: line.line, file: file, domain: domain) }
         }
         guard lines.count >= 64 else {
-            try take(&before, interning: &domains, into: &items)
+            take(&before, interning: &domains, into: &items)
             return lines.map(decodeLine)
         }
-        var failure: (any Error)?
-        let decoded = ParallelWork.map(lines, alongside: {
-            do { try take(&before, interning: &domains, into: &items) } catch { failure = error }
-        }, decodeLine)
-        if let failure { throw failure }
-        return decoded
+        return ParallelWork.map(lines, alongside: { take(&before, interning: &domains, into: &items) }, decodeLine)
     }
 
-    /// Moves the items of `decoded` to `items` in order (blank lines have
-    /// none), their domains shared through `domains`; throws the first bad
-    /// line's error, as read in order.
+    /// Moves the items of `decoded` (lines that all decoded) to `items` in
+    /// order (blank lines have none), their domains shared through `domains`.
     private static func take(
         _ decoded: inout [Result<SearchableItem?, any Error>],
         interning domains: inout StringInterner, into items: inout [SearchableItem]
-    ) throws {
+    ) {
         defer { decoded = [] }
         // Moved out, not copied: a copy retains each of an item's strings and arrays.
         for index in decoded.indices {
             var result: Result<SearchableItem?, any Error> = .success(nil)
             swap(&result, &decoded[index])
-            guard var item = try result.get() else { continue }
+            guard case .success(var item?) = result else { continue }
             item.domainIdentifier = domains.intern(item.domainIdentifier)
             items.append(item)
         }
