@@ -177,6 +177,9 @@ import Testing
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
         #expect(try cli.run(["index", "reset", "--index", cli.indexPath, "--data", empty], withIndex: false).status == 66)
         #expect(try cli.ids("brent") == before)
+        // An index that exists needs no fixtures, but a mistyped `--data` is still named.
+        let mistyped = try cli.run(["search", "brent", "--index", cli.indexPath, "--data", "/nonexistent"], withIndex: false)
+        #expect(mistyped.status == 66 && mistyped.stderr.contains("/nonexistent") && mistyped.stdout.isEmpty)
         #expect(try cli.run(["index", "import", "/nonexistent.jsonl"]).status == 66)
         let fresh = CLI()
         let created = try fresh.run(["search", "a", "--index", fresh.indexPath, "--data", "/nonexistent"], withIndex: false)
