@@ -184,6 +184,18 @@ package struct FlatColumn<Element: BitwiseCopyable & Sendable>: @unchecked Senda
         buffer.unsafelyUnwrapped.append(values)
     }
 
+    /// Adds `added` values after the last, with room for `room` more, and
+    /// returns where the first of them goes: the caller writes every one
+    /// before the column is read or changed again.
+    mutating func appendUninitialized(_ added: Int, room: Int) -> UnsafeMutablePointer<Element> {
+        precondition(added > 0, "at least one value")
+        makeUniqueOwned(capacity: count + added + room)
+        return buffer.unsafelyUnwrapped.withUnsafeMutablePointers { header, elements in
+            defer { header.pointee.count += added }
+            return elements + header.pointee.count
+        }
+    }
+
     /// Removes the last value.
     mutating func removeLast() {
         precondition(count > 0, "removeLast from an empty column")

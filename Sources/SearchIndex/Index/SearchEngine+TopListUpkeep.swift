@@ -4,9 +4,7 @@ import Foundation
 /// dropped along the paths it touches.
 ///
 /// A one-item insert into a large index passes through dozens of listed
-/// nodes (every prefix of its tokens with more than `topListThreshold`
-/// documents). Dropping their entries would free large field maps on
-/// every change, and the next keystroke would pay to build them again.
+/// nodes: dropping their entries, the next keystroke would build them again.
 ///
 /// A best list is a prefix of its subtree's static order (`staticPrecedes`,
 /// a total order): *complete* when it holds every document of the subtree
@@ -27,12 +25,9 @@ import Foundation
 /// (an own field map: of its tokens that are the node), growing to reach a
 /// new slot, or to `noField` on removal.
 ///
-/// Most changes pass through a list without entering it (a new item is
-/// rarely among the best 256 of "s"). Each summary remembers its lists'
-/// `ListTail` (length and the last entry's static key), so that is
-/// learned from the summary alone: the list's header, its last entry and
-/// that document's rank are up to three cache misses per node, which
-/// the summary spares an insert.
+/// Most changes pass through a list without entering it. Each summary
+/// remembers its lists' `ListTail` (length and the last entry's static
+/// key), so that is learned without three cache misses a node.
 extension SearchEngine {
     /// Puts the document in `slot` (whose postings were added at
     /// `tokenPlaces` and who was just counted) into the lists and maps of

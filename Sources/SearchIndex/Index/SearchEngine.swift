@@ -2,9 +2,8 @@ import Foundation
 import SearchSupport
 
 /// Whether slots' documents are still there at one moment, read from the
-/// expirations column alone: made once a query, as a value, because a
-/// method of the engine called from a query's nested function copied the
-/// whole engine at each call (a retain of each of its references).
+/// expirations column alone: a value made once a query, not an engine
+/// method, which a query's nested function would call on a copy of the engine.
 struct ExpiryTest {
     let nothingExpires: Bool
     let expirations: [Double]
@@ -57,25 +56,23 @@ public struct SearchEngine: Sendable {
     package var ranks: [StaticRank] = []
     /// The slots each title's and display name's words name (`ExactNames`).
     package var exactNames = ExactNames()
-    /// Each slot's static rank coarsened to a byte (`StaticRank.tier`):
-    /// what a broad query reads to tell apart matches of equal rule values
-    /// (`RuleSum.tiered`) and to turn most of them away without loading
-    /// their 12-byte ranks.
+    /// Each slot's static rank coarsened to a byte (`StaticRank.tier`): a broad
+    /// query's matches of equal rule values told apart without their 12-byte ranks.
     package var rankTiers: [UInt8] = []
     /// Slots of documents that carry an expiration date.
     package var expiringDocuments: Set<UInt32> = []
-    /// No document in `expiringDocuments` expires before this (a lower
-    /// bound: lowered by each insert, left as it is by removals). Before
-    /// it, a query reads no expiration: with a few expiring items in a
-    /// large index, reading each candidate's from the column is a cache
-    /// miss apiece.
+    /// No document in `expiringDocuments` expires before this (a lower bound:
+    /// lowered by inserts, kept by removals). Before it, a query reads no
+    /// expiration, a cache miss a candidate.
     package var expirationFloor: Double = .infinity
     /// Tokens of each document slot, laid out for scanning.
     package var tokens = TokenArena()
+    /// Slots a bulk build has counted in the trie but not yet listed
+    /// (`TokenTrie+BulkLists`), in the order placed; nil outside a bulk build.
+    private var unlistedSlots: [UInt32]?
     /// Expiration of each slot (seconds since the reference date; infinity
-    /// when it never expires), parallel to `ranks`; empty while no document
-    /// has ever expired in this index (read through `expiration(ofSlot:)`).
-    /// Most indexes never use it, and a column of infinities is 8 bytes a slot.
+    /// for none), parallel to `ranks`; empty while no document of this index
+    /// has ever had one (`expiration(ofSlot:)`): most never do.
     package var expirations: [Double] = []
     /// Whether each slot's document has views (ranked apart, with its engagement).
     package var engagedSlots: [Bool] = []
@@ -90,12 +87,9 @@ public struct SearchEngine: Sendable {
         set { tuning.topListThreshold = newValue }
     }
 
-    /// The threshold for an index of `slots`: a thousandth of them, from
-    /// 500 to 2,000. A subtree under it has its list made at each
-    /// keystroke that meets it, from every posting, so a threshold that is
-    /// too high for the index leaves common three- and four-letter prefixes
-    /// to that work; a list kept costs about a kilobyte and upkeep on every
-    /// change under it, so one too low costs memory and insert time.
+    /// The threshold for an index of `slots`: a thousandth of them, from 500
+    /// to 2,000. Too high, common short prefixes have their lists made at
+    /// every keystroke; too low, lists cost memory and upkeep on every change.
     static func sizedTopListThreshold(slots: Int) -> Int {
         min(2_000, max(500, slots / 1_000))
     }
@@ -110,10 +104,8 @@ public struct SearchEngine: Sendable {
     /// Threads for work shared among the cores.
     package static var workerCount: Int { ParallelWork.workerCount }
 
-    /// Per-slot maps a query borrows and hands back clean (`SlotScratch`),
-    /// one pool for every engine of the process: a stored reference in
-    /// each engine made every keystroke's copy of the engine heavier,
-    /// whether or not it borrowed a map.
+    /// Per-slot maps a query borrows and hands back clean (`SlotScratch`), one
+    /// pool for the process: a reference in each engine would weigh on every copy.
     static let slotScratch = SlotScratch()
 
     public init(preference: IndexingPreference = .viewedRecords) {
@@ -153,11 +145,9 @@ public struct SearchEngine: Sendable {
 
     /// Indexes (inserts or replaces) a batch of items from one source.
     ///
-    /// A caller that passes its only reference to the batch (`consume`)
-    /// lets each item's set go as its coded one replaces it
-    /// (`codeTexts`): else the caller's copies are held through the build.
-    /// `progress` hears how much of a bulk build into an empty engine is
-    /// done, from 0 to 1, as each chunk of documents is placed.
+    /// A caller that passes its only reference (`consume`) lets each set go
+    /// as its coded one replaces it (`codeTexts`). `progress` hears, from 0
+    /// to 1, how much of a bulk build into an empty engine is done.
     public mutating func index(_ items: consuming [SearchableItem], source: Source = .item, progress: ((Double) -> Void)? = nil) {
         codeTexts(of: &items)
         if source == .item, tuning.indexesIntoEmptyDirectly, holdsNothing {
@@ -187,8 +177,7 @@ public struct SearchEngine: Sendable {
         ids.append(contentsOf: touched)
         ids.sort()
         refresh(sorted: ids)
-        // A large batch freed as much as it made (each document's pending
-        // tokens, the old copies of grown arrays): pages of it go back.
+        // A large batch freed as much as it made: pages of it go back.
         if ids.count >= 4_096 { Allocator.returnFreePages() }
     }
 
@@ -199,16 +188,11 @@ public struct SearchEngine: Sendable {
             && itemsByURL.isEmpty && webByURL.isEmpty
     }
 
-    /// Indexes a batch of items into an engine that holds nothing (a bulk
-    /// import, a rebuild from a store): what `index` does, without the
-    /// record table. No item can replace a record or merge with one there,
-    /// so each goes straight to the document built from it, in the order
-    /// `index` places them, and that document holds it; each chunk's
-    /// records go once their documents are placed.
-    ///
-    /// Why: through the table, every record stayed there until the build's
-    /// end and the documents took them over only then, which set the
-    /// build's peak memory.
+    /// Indexes a batch into an engine that holds nothing (a bulk import, a
+    /// rebuild from a store): what `index` does, without the record table.
+    /// Each item goes straight to the document built from it, which holds
+    /// it: through the table, every record stayed until the build's end,
+    /// which set the build's peak memory.
     private mutating func indexIntoEmpty(_ items: inout [SearchableItem], progress: ((Double) -> Void)?) {
         // In identifier order, the last item of each identifier (as the
         // table keeps the last one a batch names).
@@ -256,20 +240,15 @@ public struct SearchEngine: Sendable {
     }
 
     /// Codes the titles, descriptions and keywords of `items`' sets with the
-    /// index's dictionary, training it first from a large enough batch,
-    /// and lays the sets out together in shared storages
-    /// (`PackedAttributes.sharing`). The cores share the sets in blocks
-    /// (a million take about a second on two).
+    /// index's dictionary (trained first from a large enough batch), laid out
+    /// together in shared storages (`PackedAttributes.sharing`) on every core.
     private mutating func codeTexts(of items: inout [SearchableItem]) {
         if textDictionary == nil, items.count >= tuning.textDictionaryMinimumBatch {
             textDictionary = Self.trainDictionary(on: items)
         }
         guard let dictionary = textDictionary, !items.isEmpty else { return }
-        // Every coded set is made before any original goes, so the coded
-        // ones lie together in fresh memory and the originals' pages come
-        // free whole (each replaced as soon as coded, the coded sets took
-        // the originals' places and left a hole beside each, so the
-        // process kept most of the memory the coding saved).
+        // Every coded set is made before any original goes: the coded ones lie
+        // together in fresh memory, and the originals' pages come free whole.
         let originals = items.map(\.attributeSet.packed)
         let blocks = stride(from: 0, to: originals.count, by: Self.sharingBlock).map {
             $0..<min($0 + Self.sharingBlock, originals.count)
@@ -527,12 +506,9 @@ public struct SearchEngine: Sendable {
         orderTrieIfDue()
     }
 
-    /// Puts the trie's nodes back in the order of their paths
-    /// (`TokenTrie+Order`) once those made or freed since the last time
-    /// are an eighth of them: a token at such a node is tested by a walk up
-    /// the trie. A bulk build orders its nodes once, at its end; a one-item
-    /// change makes a few, so a reorder (a pass over every node and token)
-    /// comes rarely.
+    /// Puts the trie's nodes back in the order of their paths (`TokenTrie+Order`)
+    /// once those made or freed since the last time are an eighth of them (a
+    /// token at such a node is tested by a walk up the trie).
     mutating func orderTrieIfDue() {
         let unordered = trie.unorderedNodeCount
         guard unordered > 0, unordered >= trie.nodes.count / 8 else { return }
@@ -596,13 +572,11 @@ public struct SearchEngine: Sendable {
     }
 
     /// Builds the documents of `chunks` (each input one document, in slot
-    /// order) and places each chunk with `place`, letting each chunk go
-    /// once placed.
-    ///
-    /// Inserting is this thread's; while a chunk goes into the trie, the
-    /// next one is tokenised on the paired worker, and this thread takes a
-    /// share of that once its chunk is in (`ParallelWork.map(_:alongside:_:)`).
-    /// In chunks, so that a large batch never holds every pending token at once.
+    /// order) and places each chunk with `place`, letting it go once placed:
+    /// a large batch never holds every pending token at once. While a chunk
+    /// goes into the trie (this thread's), the next is tokenised on the
+    /// paired worker (`ParallelWork.map(_:alongside:_:)`); the chunks'
+    /// postings are listed at the end (`TokenTrie+BulkLists`).
     private mutating func buildInChunks<Chunk: RangeReplaceableCollection & Sendable>(
         _ chunks: inout [Chunk], documents count: Int, progress: ((Double) -> Void)? = nil,
         build: @escaping @Sendable (Chunk.Element) -> BuiltDocument?,
@@ -618,6 +592,8 @@ public struct SearchEngine: Sendable {
         }
         var built = Self.buildDocuments(Array(chunks[0]), build)
         reserveCapacity(documents: count)
+        unlistedSlots = []
+        defer { listUnlistedPostings(endingTheBuild: true) }
         let (nodesBefore, tokensBefore, firstCount) = (trie.nodes.count, tokens.words.count, chunks[0].count)
         for index in chunks.indices {
             if index + 1 < chunks.count {
@@ -627,19 +603,14 @@ public struct SearchEngine: Sendable {
             }
             // Its inputs go now, not with the batch (a bulk import's records would otherwise all wait).
             chunks[index] = Chunk()
-            // Freed pages go back as the build goes, not only at its end:
-            // posting lists grown by doubling leave their old copies behind,
-            // which would add to the build's peak at its last chunk; a trim
-            // every 16 chunks costs little.
+            // Freed pages (pending tokens, grown columns' old copies) go back
+            // as the build goes, not only at its end, where they would add to its peak.
             if index % 16 == 15 { Allocator.returnFreePages() }
             progress?(Double(index + 1) / Double(chunks.count))
             if index == 0 {
-                // Room for the rest at the first chunk's rate (more than
-                // enough for nodes: later chunks share more prefixes), and a
-                // quarter more for tokens, whose rate does not fall: a
-                // doubling near the end would hold the old and new token
-                // columns at once, the build's peak. Untouched capacity is
-                // address space, not memory.
+                // Room for the rest at the first chunk's rate (ample for nodes), a
+                // quarter more for tokens: a doubling near the end would hold both
+                // token columns at once. Untouched capacity is address space, not memory.
                 let remaining = count - firstCount
                 trie.reserveCapacity(nodes: trie.nodes.count + (trie.nodes.count - nodesBefore) * remaining / firstCount)
                 let tokensAtRate = (tokens.words.count - tokensBefore) * remaining / firstCount
@@ -870,6 +841,7 @@ public struct SearchEngine: Sendable {
 
     /// Inserts one document's tokens, a token at a time.
     private mutating func insertTokens(_ insert: PendingInsert) {
+        listUnlistedPostings()
         var nodes: [Int32] = []
         var places: [UInt32] = []
         nodes.reserveCapacity(insert.tokens.count)
@@ -936,7 +908,13 @@ public struct SearchEngine: Sendable {
         // count at that moment).
         makeTopListsUnique()
         let counted = topLists.isEmpty
-        let (nodes, places) = trie.insertPostings(tokens, heads: heads, postings: postings, countingDocuments: counted)
+        // Counted on the walk, a bulk build's postings are listed at its end;
+        // counted one document at a time, each needs its place now.
+        let listing = !counted || unlistedSlots == nil
+        if listing { listUnlistedPostings() }
+        let (nodes, places) = trie.insertPostings(
+            tokens, heads: heads, postings: postings, countingDocuments: counted, listing: listing)
+        if !listing { unlistedSlots!.append(contentsOf: batch.lazy.map(\.slot)) }
         releaseInBackground(tokens)
         // Each document's share of the nodes and places, and the insert,
         // read in place: no array made or retained a document.
@@ -999,6 +977,8 @@ public struct SearchEngine: Sendable {
 
     private mutating func removeTokens(of slot: UInt32) {
         guard documents[Int(slot)] != nil else { return }
+        // The slot may be one this build placed: its postings must be on their lists to be found.
+        listUnlistedPostings()
         let names = nameSignatures(ofSlot: slot)
         changeExactNames { $0.remove(names, slot: slot, namesOf: $1) }
         let nodes = tokens.tokenNodes(of: slot)
@@ -1014,6 +994,16 @@ public struct SearchEngine: Sendable {
             }
         }
         tokens.clear(slot: slot)
+    }
+
+    /// Puts the postings of `unlistedSlots` on their lists, and ends the
+    /// bulk build's deferral if `endingTheBuild`.
+    private mutating func listUnlistedPostings(endingTheBuild: Bool = false) {
+        if let slots = unlistedSlots, !slots.isEmpty {
+            trie.appendPostings(ofSlots: slots, in: &tokens)
+            unlistedSlots = []
+        }
+        if endingTheBuild { unlistedSlots = nil }
     }
 
     /// Notes that `identifier` has views, for the query loop's engaged check.

@@ -176,10 +176,24 @@ package struct TokenArena: Sendable {
     /// What the arena keeps of a posting's index in its node's list (see above).
     @inline(__always) static func place(of position: UInt32) -> UInt8 { UInt8(truncatingIfNeeded: position >> 10 & 0x3F) }
 
+    /// Calls `body` with the words, which it may change (a bulk build's
+    /// places: `TokenTrie.appendPostings`), and the span of each of `slots`.
+    mutating func withWords(ofSlots slots: [UInt32], _ body: (UnsafeMutablePointer<UInt32>, [Range<Int>]) -> Void) {
+        let spans = slots.map { span(of: $0) }
+        words.withUnsafeMutableBufferPointer { words in
+            if let base = words.baseAddress { body(base, spans) }
+        }
+    }
+
+    /// `word` with its place set for a posting at `position`.
+    @inline(__always) static func word(_ word: UInt32, placedAt position: UInt32) -> UInt32 {
+        word & ~placeMask | UInt32(place(of: position)) << placeShift
+    }
+
     /// Notes that `slot`'s posting in `node` now sits at `position`.
     mutating func movePosting(of slot: UInt32, in node: Int32, to position: UInt32) {
         for index in span(of: slot) where Self.node(of: words[index]) == node {
-            words[index] = words[index] & ~Self.placeMask | UInt32(Self.place(of: position)) << Self.placeShift
+            words[index] = Self.word(words[index], placedAt: position)
             return
         }
         preconditionFailure("slot \(slot) has no token at node \(node)")

@@ -117,12 +117,8 @@ extension SearchEngine {
     /// until a subtree large enough needs it; a map in use serves every
     /// subtree after it).
     ///
-    /// Only the lists of subtrees above `topListThreshold` are kept: a
-    /// smaller one answers no query alone (`searchFromTopLists`), and the
-    /// few queries that merge one (a typo bucket's small nodes, a longer
-    /// prefix reaching past the threshold with them) make it again, from
-    /// at most that many documents. Kept, the lists made as parts of
-    /// larger ones would be most of the lists, and of their memory.
+    /// Only the lists of subtrees above `topListThreshold` are kept: a smaller
+    /// one answers no query alone, and the few that merge one make it again.
     private func subtreeTopList(_ node: Int32, byteMap: inout [UInt8]) -> [TopEntry] {
         if let cached = topLists.subtree(node) { return cached }
         // A child's best list holds every document of its subtree that can
@@ -225,10 +221,8 @@ extension SearchEngine {
         var byteMap = [UInt8](repeating: Self.noField, count: documents.count)
         var warmed = 0
         while let node = stack.popLast() {
-            // The lists and maps made for the moment (a small subtree's
-            // list, a map a cover is tested with) are freed in each core's
-            // own allocator arena, which keeps them until told: given back
-            // every 64 nodes, they no longer raise the warm's peak.
+            // Lists and maps made for the moment are freed into each core's
+            // allocator arena: given back every 64 nodes, not at the warm's peak.
             warmed += 1
             if warmed % 64 == 0 { Allocator.returnFreePages() }
             _ = subtreeTopList(node, byteMap: &byteMap)
@@ -246,13 +240,10 @@ extension SearchEngine {
     ///
     /// Matches fall into buckets in rank order: (0 typos, whole word), (0,
     /// prefix), (1, whole), (1, prefix), … Each bucket's documents come from
-    /// the best lists of its nodes, merged in static order; a bucket is only
-    /// opened when the ones before it are used up, and any list that runs out
-    /// before proving its part sends the query back to full enumeration.
-    /// The term's count (`matchCount`) is left to the caller, which may
-    /// run it on another core meanwhile; the caller has checked
-    /// `topListReach`. Every document ranked has had its slot and
-    /// set read (`gather`), for the results the caller makes of them.
+    /// the best lists of its nodes, merged in static order, a bucket opened
+    /// only when the ones before are used up; a list that runs out before
+    /// proving its part sends the query back to enumeration. The count
+    /// (`matchCount`) is the caller's, which has checked `topListReach`.
     func rankFromTopLists(matches: TokenTrie.TermMatches, query: SearchQuery) -> [RankedSlot]? {
         let limit = query.limit
         let engaged = engagedDocuments()
@@ -265,12 +256,8 @@ extension SearchEngine {
         let expiry = expiryTest(at: query.now)
 
         /// Takes from `lists` (each sorted, each complete or not) in merged
-        /// static order; false when a truncated list ran out first.
-        ///
-        /// The entries are chosen first, then read: choosing needs only
-        /// their ranks (and the identifiers on a tie), and only the chosen
-        /// documents' slots and sets are read (`gather`), together, for
-        /// their keys here and for the results after.
+        /// static order; false when a truncated list ran out first. Chosen by
+        /// rank first; only the chosen documents are read (`gather`), together.
         func take(_ lists: [(entries: [TopEntry], complete: Bool)], typos: Int, whole: Bool) -> Bool {
             let wanted = limit - ranked.count
             if lists.count > 1 { readRanks(ofHeadsOf: lists, wanted: wanted) }
@@ -405,11 +392,9 @@ extension SearchEngine {
     /// nil when a list ran out before the page was full; the caller has
     /// planned it (`topListReach`).
     ///
-    /// A count that marks many postings one by one runs on the other core
-    /// (`ParallelWork.both`) while this one ranks and makes the results,
-    /// which need nothing from it; this one then joins the marking, run
-    /// by run (`SharedMarking`). A five-letter term reaches four-letter
-    /// prefixes with its typos: many postings in a large index.
+    /// A count that marks many postings one by one (a typo term's) runs on
+    /// the other core while this one ranks and makes the results, then joins
+    /// the marking run by run (`SharedMarking`).
     func searchFromTopLists(term: String, matches: TokenTrie.TermMatches, query: SearchQuery) -> SearchResponse? {
         // A space typed after the term ends it: a second term is coming,
         // which will want this one's code map.
@@ -476,20 +461,13 @@ extension SearchEngine {
     }
 
     /// Documents a one-term query's prefix matches must reach (summed over
-    /// its nodes) for best lists to answer it: an eighth of
-    /// `topListThreshold`. A node under the threshold has its list made
-    /// for the query, as long as the query can take (`transientTopList`),
-    /// and only while the buckets before it leave room: for long terms with
-    /// typos, lists read a bucket at a time, typos last, cost less than a
-    /// scan of every posting of every node.
+    /// its nodes) for best lists to answer it: an eighth of `topListThreshold`
+    /// (a node under it has a list made for the query, `transientTopList`).
     var topListAnswerMinimum: Int { topListThreshold / 8 }
 
-    /// The slots of documents with views. While a load's identifier map
-    /// is still being built, those the load found from the per-slot flags
-    /// (nothing changes before the map is taken in: see `settleTables`):
-    /// waiting for the map would make the first query of a cold start
-    /// wait for all of it as soon as anything had been viewed, and a pass
-    /// over the flags on every query costs more than this list.
+    /// The slots of documents with views: while a load's identifier map is
+    /// still being built, those the load found from the per-slot flags, so
+    /// the first query of a cold start does not wait for the map.
     func engagedDocuments() -> Set<UInt32> {
         guard !engagements.isEmpty else { return [] }
         if pendingTables != nil { return engagedAtLoad }

@@ -35,12 +35,9 @@ extension SearchEngine {
     /// "No token in this subtree" in a field map.
     static let noField: UInt8 = 0xFF
 
-    /// Subtrees with at least this many documents keep a field map.
-    ///
-    /// One slot in ten: a lower bound keeps more maps (half a byte a slot
-    /// each) for no faster keystroke, as a broad term (`isBroad`: one slot
-    /// in sixteen) between the two walks its postings into its code map
-    /// instead, once while it is typed (`TermMatchCache`).
+    /// Subtrees with at least this many documents (one slot in ten) keep a
+    /// field map: a term between this and `isBroad` marks its postings into its
+    /// code map instead, once while it is typed (`TermMatchCache`).
     var fieldMapMinimum: Int { max(tuning.fieldMapMinimumDocuments, documents.count / 10) }
 
     /// The best field of each slot's tokens in `node`'s subtree (see
@@ -57,12 +54,9 @@ extension SearchEngine {
         return map
     }
 
-    /// Postings a large subtree may leave to be walked before it keeps a
-    /// field map of its own (see `keepsFieldMap`).
-    ///
-    /// Nested subtrees' maps are mostly the same slots (a word's prefixes
-    /// down to it, a word and its few longer forms): such a subtree is read
-    /// as the map below it plus its few other postings (`subtreeCover`).
+    /// Postings a large subtree may leave to be walked before it keeps a field
+    /// map of its own (`keepsFieldMap`): nested subtrees' maps are mostly the
+    /// same slots, so one is read as the map below it plus a few postings.
     var fieldMapWalkLimit: Int { fieldMapMinimum / 4 }
 
     /// Whether `node`'s subtree keeps a field map: it is large, and its
@@ -231,10 +225,8 @@ extension SearchEngine {
         return .made(codes: codes, hits: hits)
     }
 
-    /// `TermCodeMap.merge`, each half of the slots on a core of its own
-    /// when `sharing` (and there are maps to merge): a term with typos
-    /// whose code map is made for its count otherwise spends much of its
-    /// time merging on one core while the other waits.
+    /// `TermCodeMap.merge`, each half of the slots on a core of its own when
+    /// `sharing` (a typo term's code map is mostly merging).
     private static func merge(
         _ mapped: [(map: FieldMap, base: UInt8)], into codes: UnsafeMutableBufferPointer<UInt8>, sharing: Bool
     ) -> Int {
@@ -336,15 +328,11 @@ extension SearchEngine {
         return hits
     }
 
-    /// `termCodeMap` with its small nodes' postings marked by two cores at
-    /// once: their lists dealt into two shares of about equal postings, one
-    /// core marking into the map (its large nodes merged first), the other
-    /// into a borrowed map of its own (`SlotScratch`: all `miss`, nothing
-    /// to clear first), then the two merged, least code in each slot, and
-    /// their hits counted, each core over half the slots, the borrowed map
-    /// put back clean as it is read. A typo term's small nodes can be
-    /// thousands of lists, each posting a random write. A map of the second
-    /// core's own would be filled with `miss` for each term.
+    /// `termCodeMap` with its small nodes' postings (a typo term's can be
+    /// thousands of lists) marked by two cores at once: one into the map, the
+    /// other into a borrowed one (`SlotScratch`: all `miss`, nothing to clear),
+    /// then the two merged and counted, half the slots a core, the borrowed
+    /// map put back clean as it is read.
     private func sharedTermCodes(mapped: [(map: FieldMap, base: UInt8)], marked: [MarkedList]) -> (codes: [UInt8], hits: Int) {
         var shares: [[MarkedList]] = [[], []]
         var loads = [0, 0]
@@ -515,13 +503,10 @@ extension SearchEngine {
         return heap.count == limit ? heap[0] : missed - 1
     }
 
-    /// `bound(reachedBy:blockLeasts:missed:)` for byte values (two
-    /// terms' sums): counted by value, then the counts added up from the
-    /// least, instead of a heap whose compare and branch a block is a
-    /// noticeable share of a broad two-term keystroke.
-    /// Four tables of counts, block by block in turn: a broad query's
-    /// blocks mostly share one least, and one table's counts would be a
-    /// chain of stores and loads.
+    /// `bound(reachedBy:blockLeasts:missed:)` for byte values (two terms'
+    /// sums): counted by value and added up from the least, not a heap. Four
+    /// tables in turn: blocks mostly share one least, and one table's counts
+    /// would be a chain of stores and loads.
     private static func byteBound<V: SlotValue>(reachedBy limit: Int, blockLeasts: UnsafeBufferPointer<V>, missed: V) -> V {
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: 4 * 256) { counts in
             counts.initialize(repeating: 0)
@@ -613,13 +598,9 @@ extension SearchEngine {
         return termMatches.codeMap(for: term) { termCodeMap(matches) }
     }
 
-    /// The term's field maps, when they hold nearly every hit it has:
-    /// each large node it reaches is read from one map (its subtree's,
-    /// or its own postings' for a whole word), at most
-    /// `EngineTuning.mappedTermMapLimit` of them, and the postings beside them
-    /// (small nodes, covers' residuals) are at most
-    /// `EngineTuning.mappedTermExtraLimit`. Nil for any other term, whose code
-    /// map has postings to mark.
+    /// The term's field maps, when they hold nearly every hit it has: at most
+    /// `EngineTuning.mappedTermMapLimit` maps and `mappedTermExtraLimit`
+    /// postings beside them. Nil for any other term, whose code map is made.
     func mappedTermCodes(_ matches: TokenTrie.TermMatches) -> TermCodeMap? {
         let parts = codeMapParts(matches)
         guard !parts.mapped.isEmpty, parts.mapped.count <= EngineTuning.mappedTermMapLimit else { return nil }
@@ -651,14 +632,10 @@ extension SearchEngine {
     /// matches: each slot's rule values summed as `V` (`RuleSum`).
     ///
     /// One pass over the slots, shared by the cores, sums them, counts the
-    /// matches and keeps each block's least sum. The `limit`th least of
-    /// those bounds the results (`bound(reachedBy:blockLeasts:missed:)`);
-    /// only the blocks at or below it are read again. When many are, as
-    /// when a broad query's matches share their least rule values ("cozo
-    /// l": in most blocks), those blocks' sums
-    /// are bounded again with the slots' rank tiers below them
-    /// (`tieredBlocks`), and only the few blocks at or below that bound
-    /// are read slot by slot, not every slot at the bound turned away by its tier.
+    /// matches and keeps each block's least sum; the `limit`th least bounds
+    /// the results and only blocks at or below it are read again. When many
+    /// are (a broad query's matches sharing their least rule values), their
+    /// sums are bounded again with the rank tiers below them (`tieredBlocks`).
     // Specialised for both widths, as are the steps: left generic, every
     // slot's sum would be a call through the protocol.
     @_specialize(where V == UInt8)

@@ -123,11 +123,9 @@ package struct TokenTrie: Sendable {
         /// How many children it has.
         package var childCount: Int { firstChild.node == 0 ? 0 : Int(moreCount) + 1 }
 
-        /// Gives the posting list room for a thirty-second more postings
-        /// than it holds, where it had more. Lists grow by doubling as a
-        /// build appends to them, which leaves much room never used; a
-        /// little room spares the first inserts after the build a copy of
-        /// their largest lists (a common word's list takes an insert in every few).
+        /// Gives the posting list room for a thirty-second more postings than
+        /// it holds, where it had more (grown by doubling): a little room spares
+        /// the first inserts after a build a copy of their largest lists.
         mutating func fitPostingList() {
             let count = postingList.count
             guard count > 8, !postingList.isBorrowed, postingList.capacity > count + count / 32 + 4 else { return }
@@ -159,21 +157,16 @@ package struct TokenTrie: Sendable {
         Children(first: nodes[Int(node)].firstChild, more: childPool[nodes[Int(node)].moreRange])
     }
 
-    /// Every node's children after its first, each node's a run of this
-    /// pool (`Node.moreStart`, `moreCount`). A run that grows is moved to
-    /// the end when it is not there already, and a shrinking one leaves
-    /// its last place: places no run uses are left until they make half
-    /// the pool, which is then rewritten, and `reorder()` lays the runs
-    /// out afresh in node order.
-    ///
-    /// Why: about one node in six has more than one child, and an array of
-    /// its own each would take its object's header and the allocator's
-    /// rounding on top of 8 bytes a child.
+    /// Every node's children after its first, each node's a run of this pool
+    /// (`Node.moreStart`, `moreCount`): an array of its own each would cost a
+    /// header and the allocator's rounding on top of 8 bytes a child. A run
+    /// that grows moves to the end; places no run uses are left until they
+    /// make half the pool, which is then rewritten (`reorder()` too).
     private(set) var childPool: [Child] = []
     /// Places of `childPool` no run uses.
     private(set) var unusedChildPlaces = 0
 
-    package private(set) var nodes: [Node] = [Node(parent: -1, scalar: 0, depth: 0)]
+    package internal(set) var nodes: [Node] = [Node(parent: -1, scalar: 0, depth: 0)]
     /// Each node's ordered range (`TokenTrie+Order`), parallel to `nodes`.
     package private(set) var orderedRanges: [OrderedRange] = [OrderedRange(low: 0, high: 1)]
     /// Every node's edge label, each a range of this pool. A split edge's
@@ -217,16 +210,12 @@ package struct TokenTrie: Sendable {
     }
 
     /// Whether some posting lists are still read from a loaded snapshot
-    /// (`FlatColumn`). The first change to any list copies them all: each
-    /// copied on its own first change would make the first few hundred
-    /// inserts after a load copy a common word's list each, slower than
-    /// one pause for all of them.
+    /// (`FlatColumn`). The first change to any list copies them all: one
+    /// pause, not a common word's list copied by each of the first inserts.
     private var postingsBorrowed = false
 
-    /// Room for a loaded posting list to grow: a long list (a common word's)
-    /// loaded full would be copied whole by the first insert that adds to
-    /// it, so the first updates after a cold start would each copy
-    /// megabytes. Short lists are loaded full: copying them is cheap.
+    /// Room for a loaded posting list to grow: a long one loaded full would be
+    /// copied whole by the first insert that adds to it.
     static func postingCapacity(_ count: Int) -> Int {
         count >= 1_024 ? count + count / 8 : count
     }
@@ -266,7 +255,7 @@ package struct TokenTrie: Sendable {
         postingsBorrowed = false
     }
 
-    private mutating func ownPostings() {
+    mutating func ownPostings() {
         guard postingsBorrowed else { return }
         adoptPostings(ownedPostingCopies())
     }
@@ -423,11 +412,8 @@ package struct TokenTrie: Sendable {
         return (head, byteCount)
     }
 
-    /// The token spelled by the path to `node`.
-    ///
-    /// The labels are laid out from the node up (the depth says where the
-    /// path ends) and encoded once, not a scalar at a time on a recursion
-    /// to the root: typo terms' prefix nodes are spelled on every keystroke.
+    /// The token spelled by the path to `node`: the labels laid out from the
+    /// node up and encoded once (typo terms' nodes are spelled every keystroke).
     func token(at node: Int32) -> String {
         let count = Int(depth(of: node))
         guard count > 0 else { return "" }
@@ -507,10 +493,8 @@ package struct TokenTrie: Sendable {
         return (node, appendToList(posting, of: node))
     }
 
-    /// `insertPosting` for a token whose node is known (`touchPaths(ofEach:)`):
-    /// the posting goes on the node's list, and every node on its path
-    /// counts it, found by walking up (the walk down, a child search and a
-    /// label match a step, is the one `touchPaths` made already).
+    /// `insertPosting` for a token whose node `touchPaths(ofEach:)` found: the
+    /// posting goes on its list, counted up the parent links, without a walk down.
     mutating func appendPosting(_ posting: Posting, to node: Int32) -> UInt32 {
         ownPostings()
         countPostings(upFrom: node, by: 1)
@@ -572,22 +556,16 @@ package struct TokenTrie: Sendable {
     /// `insertPosting` on each in turn would, and returns each one's node
     /// and position.
     ///
-    /// The tokens are taken in byte order (by their first eight bytes, then
-    /// the rest), so consecutive walks share their path and find it in the
-    /// cache (one token at a time, at a million items, most steps miss it).
-    /// Equal tokens keep the batch's order, so a node's postings end up in
-    /// the order `insertPosting` would give them (and a posting's place
-    /// counts the batch's postings before it there).
+    /// The tokens are taken in byte order, so consecutive walks share their
+    /// path and find it in the cache; equal tokens keep the batch's order, so
+    /// a node's postings end up in the order `insertPosting` would give them.
     ///
     /// `countingDocuments` also counts each posting's document in every node
-    /// on its path, once a node (what `countDocument` does for a document,
-    /// for documents no node has counted yet: new, or their old tokens
-    /// removed). In byte order a subtree's tokens lie together, so a node
-    /// has counted a document exactly when the document's previous token
-    /// in that order shares the node's whole path: a token counts the
-    /// document in the nodes deeper than the scalars it shares with that
-    /// previous token, on the walk the insert makes anyway, not on a second
-    /// walk up from each token.
+    /// on its path, once a node (`countDocument`, for documents no node has
+    /// counted yet). In byte order a node has counted a document exactly when
+    /// the document's previous token shares the node's whole path, so a
+    /// token counts it in the nodes deeper than the scalars they share, on
+    /// the walk the insert makes anyway.
     ///
     /// ```
     ///  a document's tokens, in order       nodes that count it
@@ -595,8 +573,11 @@ package struct TokenTrie: Sendable {
     ///  "brenda"  (shares 4 with "bren")    those deeper than 4 scalars: "brenda"
     ///  "brent"   (shares 4 with "brenda")  "brent"
     /// ```
+    ///
+    /// `listing: false` walks and counts only: the postings are listed later
+    /// (`appendPostings(ofSlots:in:)`), and every place returned is 0.
     mutating func insertPostings(
-        _ tokens: [String], heads: [UInt64], postings: [Posting], countingDocuments: Bool = false
+        _ tokens: [String], heads: [UInt64], postings: [Posting], countingDocuments: Bool = false, listing: Bool = true
     ) -> (nodes: [Int32], places: [UInt32]) {
         ownPostings()
         precondition(tokens.count == heads.count && heads.count == postings.count)
@@ -644,13 +625,14 @@ package struct TokenTrie: Sendable {
                 walked[position] = Self.withScalars(of: orderedTokens[position]) { makePath($0, countingBelow: shared) }
             }
         }
-        // Each node's list length read in a loop of its own, where their
-        // misses overlap (read on the walk, each is a wait); a repeated
-        // token's place follows the one before it. Then each node's run
-        // of postings is appended at once (one check and at most one
-        // growth a run, where there was one of each a posting).
+        // Each node's list length read in a loop of its own, where their misses
+        // overlap; then each node's run of postings appended at once.
         var nodesOut = [Int32](repeating: Self.root, count: tokens.count)
         var placesOut = [UInt32](repeating: 0, count: tokens.count)
+        guard listing else {
+            for (position, index) in order.enumerated() { nodesOut[index] = walked[position] }
+            return (nodesOut, placesOut)
+        }
         var place: UInt32 = 0
         for (position, index) in order.enumerated() {
             place = repeats[position] ? place + 1 : UInt32(nodes[Int(walked[position])].postingList.count)
@@ -790,10 +772,8 @@ package struct TokenTrie: Sendable {
     }
 
     /// Indices of `heads` in ascending order of head, equal heads in index
-    /// order. A large batch is radix sorted (16 bits a pass, least
-    /// significant first, so each pass keeps the order of the ones before;
-    /// a pass where every head has the same digit is skipped), cheaper
-    /// than a comparison sort of a chunk's heads.
+    /// order: a large batch radix sorted, 16 bits a pass from the least
+    /// significant (a pass where every head has the same digit is skipped).
     static func orderByHead(_ heads: [UInt64]) -> [Int] {
         guard heads.count >= 4_096 else {
             return heads.indices.sorted { (heads[$0], $0) < (heads[$1], $1) }
@@ -1104,14 +1084,9 @@ package struct TokenTrie: Sendable {
     }
 
     /// Calls `body` with the posting list of every node in the subtree of
-    /// `node`, in place: a broad prefix visits hundreds of thousands of
-    /// postings, and a call (or a retained array) per posting would cost
-    /// more than the work done with it.
-    ///
+    /// `node`, in place (a call per posting would cost more than its work).
     /// With no node made since the last `reorder()`, the subtree is the
-    /// node's ordered range, read in index order: nodes one after another
-    /// instead of a walk's stack and child lists (a cache miss or two a
-    /// node). A pruned node in the range holds no postings.
+    /// node's ordered range, read in index order, not walked.
     func forEachPostingList(under node: Int32, _ body: (UnsafeBufferPointer<Posting>) -> Void) {
         if allNodesOrdered {
             let range = orderedRange(of: node)
@@ -1154,11 +1129,8 @@ package struct TokenTrie: Sendable {
         nodes.withUnsafeBufferPointer { nodes in nodes[Int(node)].postingList.withUnsafeBufferPointer(body) }
     }
 
-    /// The nodes of `matched` with no ancestor among them: a term's
-    /// matches are these nodes' subtrees. Each node's path up is checked
-    /// against the set (a pairwise check would be quadratic, and a term
-    /// with typos reaches hundreds of nodes). The root is never matched
-    /// (terms are not empty).
+    /// The nodes of `matched` with no ancestor among them (a term's matches
+    /// are their subtrees): each node's path up checked against the set.
     func topmost(of matched: [Int32: Int]) -> [Int32] {
         matched.keys.filter { node in
             var ancestor = nodes[Int(node)].parent
@@ -1181,10 +1153,8 @@ package struct TokenTrie: Sendable {
     }
 }
 
-// The node initialisers delegate to the memberwise one: one that assigned
-// each stored property itself had the compiler build the node, copy it and
-// destroy the original (a retain and a release of its lists, for each of
-// the nodes a snapshot loads).
+// The node initialisers delegate to the memberwise one: assigning each
+// property, the compiler copied the node (a retain and release of its lists).
 extension TokenTrie.Node {
     init(parent: Int32, scalar: UInt32, depth: Int32) {
         self.init(parent: parent, scalar: scalar, depth: depth, stamp: 0)
