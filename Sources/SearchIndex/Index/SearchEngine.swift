@@ -977,8 +977,8 @@ public struct SearchEngine: Sendable {
 
     private mutating func removeTokens(of slot: UInt32) {
         guard documents[Int(slot)] != nil else { return }
-        // The slot may be one this build placed: its postings must be on their lists to be found.
-        listUnlistedPostings()
+        // A build places each identifier once: what it removes was listed before it.
+        assert(unlistedSlots?.contains(slot) != true, "a bulk build removes only slots it has not placed")
         let names = nameSignatures(ofSlot: slot)
         changeExactNames { $0.remove(names, slot: slot, namesOf: $1) }
         let nodes = tokens.tokenNodes(of: slot)
