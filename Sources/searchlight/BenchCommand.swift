@@ -188,6 +188,9 @@ struct BenchCommand: ParsableCommand {
             let firstQuery = try String(contentsOfFile: queries, encoding: .utf8).split(separator: "\n")
                 .first { !$0.allSatisfy(\.isWhitespace) }.map(String.init) ?? "a"
             let userPath = try timeUserPath(corpus: corpus, storePath: storePath, query: firstQuery, folder: folder)
+            // The import's files written out now: the system would write them
+            // back some thirty seconds later, on the cores the build is timed on.
+            sync()
             // Before anything is read, its 64 MB given back and the peak set back after it.
             let latencyAtStart = MemoryLatencyProbe.atStart()
             let loadStart = Date()
