@@ -24,8 +24,7 @@ extension TokenTrie {
             var (low, high) = ([UInt32](repeating: 0, count: nodeCount), [UInt32](repeating: 0, count: nodeCount))
             ParallelWork.both(
                 { Self.count(words, spans[..<middle], into: &low) }, { Self.count(words, spans[middle...], into: &high) })
-            // Each list's element 0, and where each half starts in it: `low`
-            // and `high` become the halves' next positions.
+            // Each list's element 0; `low` and `high` become where each half goes next in it.
             var bases = [UnsafeMutablePointer<Posting>?](repeating: nil, count: nodeCount)
             var singles: [Int] = []
             let singlesBuffer = UnsafeMutablePointer<Posting>.allocate(capacity: nodeCount)
@@ -39,8 +38,7 @@ extension TokenTrie {
                     bases[node] = singlesBuffer + singles.count
                     singles.append(node)
                 } else {
-                    // A long list gets the room `Node.fitPostingList` leaves.
-                    let room = count + added > 8 ? (count + added) / 32 : 0
+                    let room = Node.fittedCapacity(count + added) - count - added
                     bases[node] = nodes[node].postingList.appendUninitialized(added, room: room) - count
                 }
             }

@@ -123,14 +123,16 @@ package struct TokenTrie: Sendable {
         /// How many children it has.
         package var childCount: Int { firstChild.node == 0 ? 0 : Int(moreCount) + 1 }
 
-        /// Gives the posting list room for a thirty-second more postings than
-        /// it holds, where it had more (grown by doubling): a little room spares
-        /// the first inserts after a build a copy of their largest lists.
+        /// Gives the posting list the room of `fittedCapacity`, where it had more.
         mutating func fitPostingList() {
             let count = postingList.count
-            guard count > 8, !postingList.isBorrowed, postingList.capacity > count + count / 32 + 4 else { return }
-            postingList = postingList.ownedCopy(capacity: count + count / 32)
+            guard count > 8, !postingList.isBorrowed, postingList.capacity > Self.fittedCapacity(count) + 4 else { return }
+            postingList = postingList.ownedCopy(capacity: Self.fittedCapacity(count))
         }
+
+        /// Room for a built list of `count`: a thirty-second more for a long one
+        /// spares the first inserts after a build a copy of their largest lists.
+        static func fittedCapacity(_ count: Int) -> Int { count > 8 ? count + count / 32 : count }
 
         /// Points the node's links (parent, first child) at their new
         /// indices (the other children are the pool's: `compactChildPool(renaming:)`).
