@@ -17,10 +17,7 @@ public enum FixtureCatalog {
     /// with none of them is missing input); a broken one throws an
     /// `ImportError` naming the file, line and field.
     public static func items(in directory: String) throws -> [SearchableItem] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ImportError.missing(directory, "no such folder")
-        }
+        try requireFolder(directory)
         let names = ["employees.json", "shows.json", "photos.json"]
         guard names.contains(where: { FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent($0)) }) else {
             // An empty folder would empty the index it fills: refused, never applied.
@@ -35,6 +32,14 @@ public enum FixtureCatalog {
             throw ImportError(file: directory, line: 0, field: "id", message: "duplicate identifier \(item.uniqueIdentifier)")
         }
         return items
+    }
+
+    /// Throws the missing-input error unless `directory` is a folder.
+    public static func requireFolder(_ directory: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ImportError.missing(directory, "no such folder")
+        }
     }
 
     private static func read(_ name: String, in directory: String) throws -> (path: String, bytes: [UInt8])? {

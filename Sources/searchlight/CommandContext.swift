@@ -70,10 +70,7 @@ enum CommandContext {
     static func open(_ options: GlobalOptions, needsEngine: Bool = true) throws -> PersistentIndex {
         // A `--data` that names no folder is a mistyped path, refused even
         // when the index exists and will not read it: silence would hide it.
-        var isFolder: ObjCBool = false
-        if let data = options.data, !FileManager.default.fileExists(atPath: data, isDirectory: &isFolder) || !isFolder.boolValue {
-            throw ImportError.missing(data, "no such folder")
-        }
+        if let data = options.data { try FixtureCatalog.requireFolder(data) }
         let delegate = FixtureDelegate(directory: options.dataDirectory)
         let (index, event) = try PersistentIndex.open(
             path: options.indexPath, delegate: delegate, now: options.date, loadingEngine: needsEngine)
