@@ -902,10 +902,8 @@ public struct SearchEngine: Sendable {
             }
             tokenCount = filled
         }
-        // With nothing cached (a bulk import into a new engine), the insert
-        // counts the documents on its walk; lists and maps kept up to date
-        // need them counted one document at a time instead (each change's
-        // count at that moment).
+        // With nothing cached (a bulk import into a new engine), the insert counts the documents on
+        // its walk; lists and maps kept up to date need each change's count at that moment instead.
         makeTopListsUnique()
         let counted = topLists.isEmpty
         // Counted on the walk, a bulk build's postings are listed at its end;
@@ -914,7 +912,8 @@ public struct SearchEngine: Sendable {
         if listing { listUnlistedPostings() }
         let (nodes, places) = trie.insertPostings(
             tokens, heads: heads, postings: postings, countingDocuments: counted, listing: listing)
-        if !listing { unlistedSlots!.append(contentsOf: batch.lazy.map(\.slot)) }
+        // By index: a lazy map would copy each insert (retaining its arrays) for its slot.
+        if !listing { for index in batch.indices { unlistedSlots!.append(batch[index].slot) } }
         releaseInBackground(tokens)
         // Each document's share of the nodes and places, and the insert,
         // read in place: no array made or retained a document.
